@@ -12,7 +12,13 @@ import { dirname, join } from "node:path";
 
 const HELPER = "dynamic-import.js";
 const NAME = "dynamicImport$";
-const HELPER_SOURCE = `// Written by scripts/dynamic-imports.mjs: the one dynamic import of the files in this directory.\nexport const ${NAME} = (specifier) => import(specifier);\n`;
+// A program in a project without "type": "module" that `npx tsx` runs is CommonJS: tsx turns Cairn's modules
+// into CommonJS when it requires them, and there `require` exists. Cairn's own modules (relative chunks,
+// `cairn-iac/...`) are then required too, so the program and the command line share one copy of Cairn (an
+// import() would load a second, ES copy, which knows nothing of the first one's resources).
+const HELPER_SOURCE = `// Written by scripts/dynamic-imports.mjs: the one dynamic import of the files in this directory.
+export const ${NAME} = (specifier) => typeof require === "function" && /^(?:\\.|cairn-iac(?:\\/|$))/.test(specifier) ? Promise.resolve().then(() => require(specifier)) : import(specifier);
+`;
 
 /**
  * Rewrites `import(x)` to `dynamicImport$(x)` in each file that has one, importing the helper from

@@ -1,7 +1,7 @@
 /**
  * A registry schema cut down to what validation needs: the JSON Schema keywords ajv knows (no descriptions,
  * no registry-only keywords such as `insertionOrder` or `relationshipRef`, which strict ajv refuses), with
- * every `pattern` made a JavaScript regular expression or dropped.
+ * every `pattern` made a JavaScript regular expression or dropped (an empty one too), and `default`s kept.
  */
 import type { RegistrySchema, SchemaNode } from "./load.js";
 
@@ -11,9 +11,12 @@ const ONE = new Set(["items", "additionalProperties", "not", "additionalItems"])
 const LIST = new Set(["oneOf", "anyOf", "allOf"]);
 /** Keywords whose value is a map of schemas. */
 const MAP = new Set(["properties", "patternProperties", "definitions"]);
-/** Keywords kept as they are. */
+/**
+ * Keywords kept as they are. `default` validates nothing, but it is the service's value for a property left
+ * out, which the fake in `cairn/testing` fills on reads as Cloud Control does.
+ */
 const PLAIN = new Set([
-  "type", "$ref", "enum", "const", "required", "pattern", "minLength", "maxLength", "minimum", "maximum",
+  "type", "$ref", "enum", "const", "default", "required", "pattern", "minLength", "maxLength", "minimum", "maximum",
   "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties",
   "maxProperties", "dependencies",
 ]);
@@ -82,6 +85,8 @@ function trimNode(node: unknown, where: string, report: TrimReport): unknown {
     else if (MAP.has(k) && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v).map(([n, x]) => [n, trimNode(x, `${where}/${k}/${n}`, report)]));
     else if (k === "$ref" && typeof v === "string") out[k] = v.replace(/^resource-schema\.json#/, "#");
     else if (k === "pattern" && typeof v === "string") {
+      // An empty pattern (the shipped schemas' placeholder for a dropped one) matches everything: nothing to keep.
+      if (v === "") continue;
       const js = jsPattern(v);
       if (js === undefined) report.droppedPatterns.push(`${where}: ${v}`);
       else out[k] = js;

@@ -3,7 +3,7 @@ import { outputProblems } from "../runtime/json-values.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
 import { isPartial, type Plan } from "../plan/plan.js";
-import { resolveInputs } from "../runtime/resolve-inputs.js";
+import { resolveStackOutputs } from "../runtime/stack-output-values.js";
 import { ValueResolver, unknownValue, type ScopedResolver } from "../runtime/values.js";
 import type { GraphNode } from "../program/node.js";
 import type { Urn } from "../core/urn.js";
@@ -259,7 +259,7 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
     return undefined;
   }
   if (!input.program || plan.mode === "refresh-only") return undefined;
-  const r = await resolveInputs(input.program.programOutputs, values);
+  const r = await resolveStackOutputs(input.program.programOutputs, values);
   const prior = journal.state.outputs;
   const priorSecret = new Set(journal.state.secretOutputs ?? []);
   const known: Props = {};

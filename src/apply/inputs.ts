@@ -8,6 +8,7 @@ import { secretKeysWith } from "../provider/schema.js";
 import { replaceTriggers } from "../plan/triggers.js";
 import { UNKNOWN, containsUnknown } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
+import type { Diagnostic } from "../provider/provider.js";
 import type { ApplyContext } from "./context.js";
 import type { Action } from "../plan/actions.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
@@ -51,9 +52,9 @@ function resolvedFor(action: MakingAction, ctx: ApplyContext, node: GraphNode | 
   if (node?.kind !== "custom") throw new Error("its planned inputs hold values known only after apply, and the program that declares it is not loaded: run up with the program");
   const scope = ctx.scope(action);
   const r = resolveInputsNow(node.inputs, scope);
-  if (!(r instanceof Promise) && !triggersPending) return checkedNews(action, node, r);
+  if (!(r instanceof Promise) && !triggersPending) return providerChecked(action, ctx, node, checkedNews(action, node, r));
   return (async () => {
-    const out = checkedNews(action, node, await r);
+    const out = await providerChecked(action, ctx, node, checkedNews(action, node, await r));
     if (triggersPending) {
       const t = await replaceTriggers(node, scope, undefined);
       if (t?.hash) out.triggers = t.hash;
@@ -84,4 +85,24 @@ function checkedNews(action: MakingAction, node: CustomNode, r: ResolvedInputs):
   const wrong = inputSchemaProblems(news, node.definition.schema, secretKeysWith(node.definition.schema, secretKeys));
   if (wrong.length) throw new Error(`${wrong.join("; ")}: nothing was sent to the provider`);
   return { news, secretKeys };
+}
+
+/**
+ * The inputs once more through the provider's own `check`, when some were known only now: the plan could
+ * not judge those values (a name built from another object's output, say), and a value the provider would
+ * refuse must fail this resource before its request, not in the cloud. Secret values are registered first,
+ * so the message cannot show them.
+ */
+function providerChecked(action: MakingAction, ctx: ApplyContext, node: CustomNode, out: Resolved): Resolved | Promise<Resolved> {
+  const provider = ctx.provider(action.step.type, action.step.urn, node);
+  if (!provider.check || !containsUnknown(action.step.news)) return out;
+  ctx.secrets.addProps(out.news, out.secretKeys);
+  const found = provider.check({ urn: action.step.urn, inputs: out.news });
+  const judged = (diagnostics: Diagnostic[]): Resolved => {
+    const errors = diagnostics.filter((d) => d.severity === "error");
+    if (!errors.length) return out;
+    const what = errors.map((d) => (d.attribute ? `input "${d.attribute}": ${d.message}` : d.message));
+    throw new Error(`${what.join("; ")} (checked once the values known only at apply were known): nothing was sent to the provider`);
+  };
+  return found instanceof Promise ? found.then(judged) : judged(found);
 }

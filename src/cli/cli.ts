@@ -1,7 +1,7 @@
 import { STORED_BACKEND_SCHEMES } from "../state/backend-url.js";
 import { Command, Option } from "commander";
 import type { CliContext } from "./context.js";
-import { parallelArg, retryDeadlineArg } from "./commands/options.js";
+import { notEmptyArg, parallelArg, retryDeadlineArg } from "./commands/options.js";
 import { registerPreview } from "./commands/preview.js";
 import { registerUp } from "./commands/up.js";
 import { registerDestroy } from "./commands/destroy.js";
@@ -14,6 +14,7 @@ import { registerBackendCommands } from "./commands/backend.js";
 import { registerUnlock } from "./commands/unlock.js";
 import { registerConfig } from "./commands/config.js";
 import { registerNew } from "./commands/new.js";
+import { registerFakeAws } from "./commands/fake-aws.js";
 import { registerRecover } from "./commands/recover.js";
 import { cairnVersion } from "./version.js";
 
@@ -28,8 +29,8 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
     .description(description)
     .version(cairnVersion(), "-V, --version", "print Cairn's version")
     .addOption(new Option("--stack <name>", "stack to operate on").env("CAIRN_STACK").default("dev"))
-    .option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR, else .cairn beside the program)")
-    .option("--backend <url>", `where state lives: ${STORED_BACKEND_SCHEMES} (default: CAIRN_BACKEND)`)
+    .addOption(new Option("--state-dir <dir>", "state folder (default: CAIRN_STATE_DIR, else .cairn beside the program)").argParser(notEmptyArg))
+    .addOption(new Option("--backend <url>", `where state lives: ${STORED_BACKEND_SCHEMES} (default: CAIRN_BACKEND)`).argParser(notEmptyArg))
     .addOption(new Option("--parallel <n>", "provider calls at once (default: 10)").argParser(parallelArg))
     .addOption(new Option("--retry-deadline <duration>", "how long a provider call retries transient failures, from its first failure (default: 5m)").argParser(retryDeadlineArg))
     .option("--from-backup", "if the state snapshot is damaged, use its previous version (changes recorded after it may be forgotten; see `state recover`)")
@@ -53,5 +54,6 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
   registerConfig(root, ctx);
   registerStack(root, ctx);
   registerNew(root, ctx);
+  registerFakeAws(root, ctx);
   return root;
 }

@@ -1,5 +1,24 @@
 import { setMaxListeners } from "node:events";
 import { takeEarlyInterrupts } from "../core/early-interrupts.js";
+import { exitOnPurpose } from "./process-guard.js";
+
+/**
+ * How long after one signal another counts as the same Ctrl-C, under `npx tsx`: the terminal signals the
+ * whole process group (tsx and the program), and tsx also relays its own copy to the program when the
+ * program has not told it within 30 ms that it got one (its event loop was busy): one Ctrl-C then arrives
+ * twice. A person pressing again, after reading what the first one said, takes longer than this.
+ *
+ * @example new Interrupts(say, exit, RELAY_WINDOW_MS)
+ */
+export const RELAY_WINDOW_MS = 500;
+
+/**
+ * True when this process runs under the `tsx` command, which relays signals to it (its preflight is loaded).
+ * @example underSignalRelay(["--require", "/p/node_modules/tsx/dist/preflight.cjs"]) // true
+ */
+export function underSignalRelay(execArgv: readonly string[] = process.execArgv): boolean {
+  return execArgv.some((a) => /tsx[\\/]dist[\\/]preflight\.cjs$/.test(a));
+}
 
 /** What the CLI says at each Ctrl-C (or SIGTERM). */
 export const INTERRUPT_MESSAGES = {
@@ -19,18 +38,24 @@ export class Interrupts {
   private readonly cancelCtl = new AbortController();
   private readonly abortCtl = new AbortController();
   private count = 0;
-  private readonly onSignal = () => this.interrupt();
+  private lastSignal = Number.NEGATIVE_INFINITY;
+  private readonly onSignal = () => this.signal();
 
   constructor(
     private readonly say: (message: string) => void,
-    private readonly exit: (code: number) => void = (code) => process.exit(code),
+    private readonly exit: (code: number) => void = exitOnPurpose,
+    /** Signals closer than this to the one before are one Ctrl-C (see {@link RELAY_WINDOW_MS}); 0 counts each. */
+    private readonly sameWithinMs: number = underSignalRelay() ? RELAY_WINDOW_MS : 0,
+    private readonly now: () => number = Date.now,
   ) {
     // Every provider call and poll round listens to these while it runs: many at once is expected.
     setMaxListeners(0, this.cancelCtl.signal, this.abortCtl.signal);
     process.on("SIGINT", this.onSignal);
     process.on("SIGTERM", this.onSignal);
-    // Interrupts that came while the command line was loading count as if they came now.
-    for (let n = takeEarlyInterrupts(); n > 0; n--) this.interrupt();
+    // Interrupts that came while the command line was loading count as if they came now (under tsx's
+    // relay, those few moments' signals are one Ctrl-C and its copy).
+    const early = takeEarlyInterrupts();
+    for (let n = this.sameWithinMs > 0 ? Math.min(early, 1) : early; n > 0; n--) this.interrupt();
   }
 
   /** Aborted by the first interrupt: start nothing new. */
@@ -43,7 +68,15 @@ export class Interrupts {
     return this.abortCtl.signal;
   }
 
-  /** Handles one interrupt (what a signal does; tests call it directly). */
+  /** Handles a SIGINT/SIGTERM: an interrupt, unless it is a relayed copy of the one just handled. */
+  signal(): void {
+    const at = this.now();
+    if (at - this.lastSignal < this.sameWithinMs) return;
+    this.lastSignal = at;
+    this.interrupt();
+  }
+
+  /** Handles one interrupt (tests call it directly). */
   interrupt(): void {
     this.count++;
     if (this.count === 1) {

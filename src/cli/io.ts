@@ -1,6 +1,7 @@
 import { keepRunningWhenClosed, lineWriter, type LineWriter } from "./line-writer.js";
 import { deferredRegion } from "./progress/deferred-region.js";
 import type { LiveRegion } from "./progress/live.js";
+import { oneLineSdkNodeWarning } from "./sdk-warning.js";
 
 /**
  * Everything the CLI reads from and writes to the outside world, so tests can drive it in-process and a
@@ -25,6 +26,7 @@ export interface Io {
 export function processIo(): Io {
   const stdout = lineWriter(process.stdout);
   const stderrOpen = stderrGuard();
+  oneLineSdkNodeWarning((line) => stderrOpen() && process.stderr.write(line));
   // Live progress needs log-update: on a terminal it loads while the program runs, elsewhere never.
   let live = process.stdout.isTTY ? import("./progress/terminal.js") : undefined;
   return {

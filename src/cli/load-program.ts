@@ -5,6 +5,8 @@ import { isProgram, type ProgramSpec } from "../program/evaluate.js";
 import { PACKAGE_ROOT } from "../core/package-root.js";
 import { UsageError } from "./errors.js";
 import { nodeCanLoad, strippingFailure } from "./type-stripping.js";
+import { loadTypeScriptAsEsm } from "./esm-programs.js";
+import { withOneLineTypelessWarning } from "./typeless-package.js";
 
 const PROGRAM_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const TYPESCRIPT = /\.(?:[cm]?ts|tsx)$/;
@@ -50,11 +52,12 @@ export async function loadProgram(file: string, cwd = process.cwd()): Promise<Lo
   const shown = relative(cwd, file) || basename(file);
   if (!isFile(file)) throw new UsageError(`${shown} does not exist. Pass the program file (\`npx cairn path/to/infra.ts <command>\`).`);
   const url = pathToFileURL(file).href;
-  if (!TYPESCRIPT.test(file)) return { program: defaultProgram(await import(url), shown), shown, loader: "none" };
+  if (!TYPESCRIPT.test(file)) return { program: defaultProgram(await import(url).catch((e: unknown) => Promise.reject(commonJsFailure(e, shown) ?? e)), shown), shown, loader: "none" };
   let fallback: string | undefined;
   if (nodeCanLoad(file)) {
     try {
-      return { program: defaultProgram(await import(url), shown), shown, loader: "node" };
+      const mod = await withOneLineTypelessWarning(() => import(url), (line) => process.stderr.write(line), shown);
+      return { program: defaultProgram(mod, shown), shown, loader: "node" };
     } catch (e) {
       fallback = strippingFailure(e, shown, cwd);
       if (!fallback) throw e;
@@ -62,11 +65,21 @@ export async function loadProgram(file: string, cwd = process.cwd()): Promise<Lo
   }
   const { register } = await import("tsx/esm/api");
   register();
+  loadTypeScriptAsEsm(); // with or without "type": "module" in the project's package.json
   // After a failed attempt Node keeps the failure for that URL: a query makes it a new module for tsx. When the
   // failure was in the program's static imports nothing of it ran (a module graph that fails to load evaluates
   // none of its modules); one in an import() the program awaits at its top level runs what came before again.
   const again = fallback ? `${url}?tsx` : url;
   return { program: defaultProgram(await import(again), shown), shown, loader: "tsx", ...(fallback ? { fallback } : {}) };
+}
+
+/**
+ * What to add when Node loaded a `.js` program with import/export as CommonJS (a Node without syntax
+ * detection, before 20.19 and 22.7, in a folder whose package.json has no `"type": "module"`).
+ */
+function commonJsFailure(e: unknown, shown: string): UsageError | undefined {
+  if (!(e instanceof SyntaxError) || !/Cannot use import statement outside a module|Unexpected token 'export'/.test(e.message)) return undefined;
+  return new UsageError(`${shown} uses import/export, but Node ${process.versions.node} loads it as CommonJS: add "type": "module" to the package.json of its folder, or name it ${basename(shown).replace(/\.c?js$/, ".mjs")}.`);
 }
 
 /** The module's default export when it is a program of this Cairn; otherwise a usage error saying what to do. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { runCli } from "./run.js";
+import { guardProcess, runCli } from "./run.js";
 import { loadProgram, splitProgramArg } from "./load-program.js";
 import { EXIT, UsageError } from "./errors.js";
 import { thrownMessage } from "../core/thrown.js";
@@ -14,9 +14,10 @@ import { thrownMessage } from "../core/thrown.js";
 /** For CAIRN_DEBUG: who turned the program into JavaScript. */
 const LOADERS = { node: "Node's own type stripping", tsx: "tsx's loader", none: "Node (JavaScript)" } as const;
 
+guardProcess();
 const { file, rest } = splitProgramArg(process.argv.slice(2), process.cwd());
-if (!file || rest[0] === "new") {
-  // Outside a project only help, the version and `new` make sense; anything else explains what is missing.
+if (!file || rest[0] === "new" || rest[0] === "fake-aws") {
+  // Outside a project only help, the version, `new` and `fake-aws` make sense; anything else explains what is missing.
   process.exitCode = await runCli(undefined, rest, undefined, { command: "npx cairn" });
 } else {
   try {

@@ -8,8 +8,11 @@ import { JsonEmitter } from "./json/events.js";
 import { processIo, type Io } from "./io.js";
 import { Interrupts } from "./interrupts.js";
 import { thrownMessage } from "../core/thrown.js";
+import { commandRunning, takeStrayFailure } from "./process-guard.js";
+import type { Command } from "commander";
 
 export { EXIT } from "./errors.js";
+export { guardProcess } from "./process-guard.js";
 
 /** How the CLI was started, when it is not `npx tsx <program file>`. */
 export interface RunCliOptions {
@@ -32,17 +35,31 @@ export async function runCli(prog: ProgramSpec | undefined, argv: string[], io: 
   ctx = new CliContext(io, prog, interrupts.cancel, command, interrupts.abort);
   const cli = buildCli(ctx, command, prog ? `Cairn program "${prog.name}": plan and apply its stacks` : "Cairn: plan and apply a program's stacks");
   if (!prog) cli.usage("[program file] [options] [command]").addHelpText("after", "\nWithout a program file, infra.ts (or infra.mts, infra.js, infra.mjs) in the current folder is used.");
+  cli.hook("preAction", (_root, action) => commandRunning(commandName(action)));
   try {
     await cli.parseAsync(argv, { from: "user" });
-    return interrupts.settle(ctx.exitCode);
+    return interrupts.settle(failedOutside(ctx.exitCode));
   } catch (e) {
     ctx.active?.close();
     const noColor = argv.includes("--no-color");
     const code = reportError(e, io.err, colors(wantsColor({ env: io.env, noColorFlag: noColor, isTTY: io.stdoutIsTTY })), Boolean(io.env.CAIRN_DEBUG));
     // A script reading --json sees the error in the stream too.
     if (argv.includes("--json") && code !== EXIT.ok) new JsonEmitter((l) => io.out(l)).emit({ type: "error", message: thrownMessage(e), exit_code: code });
-    return interrupts.settle(code);
+    return interrupts.settle(failedOutside(code));
   } finally {
+    commandRunning(undefined);
     interrupts.dispose();
   }
+}
+
+/** `state mv` for the `mv` subcommand of `state`. */
+function commandName(action: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = action; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/** The exit code, made a failure when the program's code failed outside the run while it ran (said already). */
+function failedOutside(code: number): number {
+  return takeStrayFailure() && code === EXIT.ok ? EXIT.failure : code;
 }

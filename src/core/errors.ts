@@ -42,6 +42,7 @@ const TRANSIENT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPI
 const PERMANENT_NAMES = new Set([
   "IdempotentParameterMismatch", "IdempotentParameterMismatchException", "IdempotencyException", "ClientTokenConflictException",
   "InvalidClientTokenId", "UnrecognizedClientException", "AccessDenied", "AccessDeniedException", "ExpiredToken", "ExpiredTokenException",
+  "EndpointUnreachable", // an AWS endpoint that refused or did not resolve for a few tries (providers/aws/call.ts)
 ]);
 const PERMANENT_MESSAGE = /idempoten\w* (token|parameter|key)|client ?token .*(conflict|mismatch|already (been )?used)/i;
 

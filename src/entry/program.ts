@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, relative } from "node:path";
 import { evaluateProgram, markProgram, type EvaluateOptions, type Evaluation, type ProgramFn, type ProgramLocation, type ProgramOptions, type ProgramSpec } from "../program/evaluate.js";
-import { callerFile } from "../core/declaration-site.js";
+import { callerFile, DeclarationSites, userCallSite } from "../core/declaration-site.js";
 import { holdEarlyInterrupts } from "../core/early-interrupts.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 
@@ -35,8 +35,9 @@ export class Program implements ProgramSpec {
       ...(file ? { file } : {}),
       dir: location.dir ?? (file ? dirname(file) : process.cwd()),
       command: location.command ?? `npx tsx ${file ? basename(file) : "infra.ts"}`,
+      ...(location.site ? { site: location.site } : {}),
     };
-    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`Invalid program name "${name}": use letters, digits, ".", "_" or "-".`);
+    if (typeof name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`Invalid program name ${typeof name === "string" ? `"${name}"` : String(name)}: use letters, digits, ".", "_" or "-".`);
     markProgram(this);
   }
 
@@ -73,6 +74,18 @@ function entryCommand(shown: string): string {
 }
 
 /**
+ * Refuses an invalid program name in a program file run as the entry point with one line and exit 1: thrown,
+ * it would reach Node's handler of uncaught errors, which prints Cairn's (bundled) source around the throw
+ * and a stack trace above the message.
+ */
+function refuseBadNameAtEntry(name: unknown, site: string): void {
+  if (typeof name === "string" && /^[A-Za-z0-9_.-]+$/.test(name)) return;
+  const shown = typeof name === "string" ? `"${name}"` : String(name);
+  process.stderr.write(`error: Invalid program name ${shown}${site ? ` (the program(...) at ${site})` : ""}: use letters, digits, ".", "_" or "-".\n`);
+  process.exit(1);
+}
+
+/**
  * Declares a program. When its file is the process's entry point (`npx tsx infra.ts up`), the CLI runs on
  * `process.argv` after the module has loaded; when imported, nothing runs until asked.
  *
@@ -90,12 +103,14 @@ export function program(name: string, fn: ProgramFn, options: ProgramOptions = {
   const dir = file ? dirname(file) : process.cwd();
   const shown = file ? relative(process.cwd(), file) || basename(file) : "infra.ts";
   const isEntry = file !== undefined && sameFile(file, process.argv[1]);
-  const p = new Program(name, fn, { file, dir, command: isEntry ? entryCommand(shown) : `npx tsx ${shown}` }, options);
+  const site = new DeclarationSites().siteOf(userCallSite(program));
+  if (isEntry) refuseBadNameAtEntry(name, site.toString());
+  const p = new Program(name, fn, { file, dir, site, command: isEntry ? entryCommand(shown) : `npx tsx ${shown}` }, options);
   if (isEntry) {
     // Until the command line loads (a moment), a Ctrl-C is counted, not fatal: it then cancels the command.
     holdEarlyInterrupts();
     // The command line loads only now, so importing a program (a library, a test) stays light.
-    setImmediate(() => void import("../cli/run.js").then(({ runCli }) => runCli(p, process.argv.slice(2))).then((code) => (process.exitCode = code)));
+    setImmediate(() => void import("../cli/run.js").then(({ guardProcess, runCli }) => (guardProcess(), runCli(p, process.argv.slice(2)))).then((code) => (process.exitCode = code)));
   }
   return p;
 }

@@ -7,7 +7,7 @@ import { runUnusedApplies } from "./unused-applies.js";
 import { outputProblems } from "../runtime/json-values.js";
 import { buildActionGraph } from "./actions.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
-import { resolveInputs } from "../runtime/resolve-inputs.js";
+import { resolveStackOutputs } from "../runtime/stack-output-values.js";
 import { ValueResolver, unknownValue } from "../runtime/values.js";
 import type { Forced, PlanContext, PlanInput, PlanOptions } from "./context.js";
 import { claimResources } from "./claims.js";
@@ -194,7 +194,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
       diagnostics.push({ severity: "error", message: (e as Error).message });
     }
   }
-  const outs = await resolveInputs(input.programOutputs, ctx.resolver);
+  const outs = await resolveStackOutputs(input.programOutputs, ctx.resolver);
   for (const message of outputProblems(outs.values).values()) diagnostics.push({ severity: "error", message });
   nameSites(diagnostics, input.graph);
   const deferred = deferredParts(ctx.deferrals, kept);

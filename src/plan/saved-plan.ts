@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { containsUnknown, UNKNOWN } from "../core/unknown.js";
-import { createCrypter, newSalt, DEFAULT_SCRYPT, type Crypter } from "../state/secrets.js";
+import { createCrypter, newSalt, DecryptError, DEFAULT_SCRYPT, type Crypter } from "../state/secrets.js";
 import { decodeMutation, encodeMutation, isSecretEnvelope } from "../state/secret-encoding.js";
 import type { Props } from "../state/types.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanStep } from "./plan.js";
@@ -115,5 +115,10 @@ export async function readPlanFile(path: string, passphrase: string | undefined)
   const plan = reviveUnknowns(file.plan) as Plan;
   if (!file.salt) return plan;
   if (!passphrase) throw new Error(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to apply it.`);
-  return crypt(plan, createCrypter(passphrase, Buffer.from(file.salt, "base64"), DEFAULT_SCRYPT), "decrypt");
+  try {
+    return crypt(plan, createCrypter(passphrase, Buffer.from(file.salt, "base64"), DEFAULT_SCRYPT), "decrypt");
+  } catch (e) {
+    if (!(e instanceof DecryptError)) throw e;
+    throw new DecryptError(`The secrets in the plan ${path} do not decrypt with this CAIRN_PASSPHRASE: the plan was saved under another one (or the file was damaged). Nothing was applied: set CAIRN_PASSPHRASE to the passphrase \`preview --out\` ran with, or make the plan again with \`preview --out ${path}\`.`);
+  }
 }

@@ -75,7 +75,7 @@ export class Config {
     const v = this.plain(key);
     if (v === undefined) return undefined;
     if (v !== "true" && v !== "false") {
-      this.diagnostics.push({ message: `Configuration "${key}" must be true or false, but is "${v}".` });
+      this.diagnostics.push({ message: `Configuration "${key}" must be true or false, but is "${v}": set it with \`${this.command} config set ${key} true --stack ${this.stack}\` (or false).` });
       return undefined;
     }
     return v === "true";

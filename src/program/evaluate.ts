@@ -4,6 +4,8 @@ import type { ResourceNode } from "./node.js";
 import type { Settleable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { StackAccess } from "../state/stack-access.js";
+import { settledBeforeIdle } from "./body-settles.js";
+import { programOutputs } from "./program-outputs.js";
 
 /** What a program function receives. */
 export interface ProgramContext {
@@ -52,6 +54,8 @@ export interface ProgramLocation {
   dir: string;
   /** e.g. `npx tsx infra.ts`. */
   command: string;
+  /** Where `program(...)` was called (`infra.ts:3:16`), for messages about the program's body; "" or absent when not known. */
+  site?: { toString(): string };
 }
 
 /**
@@ -99,8 +103,9 @@ export interface EvaluateOptions {
 export async function evaluateProgram(spec: ProgramSpec, opts: EvaluateOptions): Promise<Evaluation> {
   const ctx = new EvalContext(spec.name, opts.stack, spec.location.command, opts.providers, opts.config, opts.stacks);
   const config = new Config(opts.config ?? {}, opts.stack, spec.location.command, ctx.diagnostics);
-  const returned = await evaluateInContext(ctx, () => spec.fn({ stack: opts.stack, project: spec.name, config }));
-  const outputs = returned && typeof returned === "object" ? returned : {};
+  const at = spec.location.site?.toString() ?? "";
+  const returned = await evaluateInContext(ctx, () => settledBeforeIdle(spec.fn({ stack: opts.stack, project: spec.name, config }), at));
+  const outputs = programOutputs(returned, at);
   return { project: spec.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies, declarations: declarationsOf(ctx) };
 }
 

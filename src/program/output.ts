@@ -191,6 +191,8 @@ class Callback<T, U> {
     let result: Input<U>;
     try {
       result = this.f(value);
+    } catch (e) {
+      throw saidWhere(e, this.origin);
     } finally {
       leaveApply();
     }
@@ -232,6 +234,17 @@ class Callback<T, U> {
       })),
     };
   }
+}
+
+/** Marks an error that names the apply() callback it came from (a callback run again does not say it twice). */
+const SAID_WHERE = Symbol("cairn.applyNamed");
+
+/** `e`, its message naming the value the throwing apply() callback was given (`on a.v`). */
+function saidWhere(e: unknown, origin: Origin): unknown {
+  if (!(e instanceof Error) || (e as { [SAID_WHERE]?: true })[SAID_WHERE]) return e;
+  e.message = `${e.message} (thrown by an apply() callback on ${origin.waitsFor})`;
+  Object.defineProperty(e, SAID_WHERE, { value: true });
+  return e;
 }
 
 /** Where a callback on `o` gets its value: named only when a message needs it (most applies never do). */

@@ -145,7 +145,7 @@ function collectInputs(inputs: unknown, deps: DistinctNodes, what: string): void
 export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, called: NodeJS.CallSite | undefined, urnName: string = name): ResourceNode {
   // A name that is the unknown value itself, in a run on stand-ins (see `standIn`): it prints as "…".
   if (isStandIn(name)) name = urnName = STAND_IN_TEXT;
-  if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}).`);
+  if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}): give it a name, unique among the ${type} resources of the program.`);
   // "::" separates a URN's parts, and control characters cannot be printed or typed back in a command.
   if (name.includes("::") || /[\u0000-\u001f\u007f]/.test(name)) {
     throw new Error(`The name ${JSON.stringify(name)} of a ${type} resource cannot contain "::" or control characters (they would break its URN): use letters, digits and - _ . / : @ etc.`);
@@ -153,7 +153,7 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   const what = extra.kind === "wait" ? `The wait ${name}` : `${extra.kind === "component" ? "Component" : "Resource"} "${name}" (${type})`;
   const { ctx, frame } = currentContext(what);
   const site = ctx.sites.siteOf(called);
-  if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}).`);
+  if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}): pass an object such as { protect: true }, or leave the options out.`);
   const parent = opts.parent?.[NODE];
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
   const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? defaultProvider(ctx, type) : undefined);
@@ -323,7 +323,7 @@ function importId(v: unknown, what: string): string | undefined {
 
 function flag(v: unknown, option: string, what: string): boolean {
   if (v === undefined) return false;
-  if (typeof v !== "boolean") throw new Error(`${what}: ${option} must be true or false (got ${JSON.stringify(v)}).`);
+  if (typeof v !== "boolean") throw new Error(`${what}: ${option} must be true or false (got ${JSON.stringify(v)}): pass \`${option}: true\` or leave it out.`);
   return v;
 }
 

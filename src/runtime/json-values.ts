@@ -14,13 +14,13 @@ function whyNotJson(v: unknown): string | undefined {
     case "boolean":
       return undefined;
     case "number":
-      return Number.isFinite(v) ? undefined : `${v}, which is not a finite number`;
+      return Number.isFinite(v) ? undefined : `${v}, which is not a finite number: pass a finite number, or null`;
     case "bigint":
       return "a bigint: pass it as a string or a number";
     case "function":
-      return "a function";
+      return "a function: pass the value it computes";
     case "symbol":
-      return "a symbol";
+      return "a symbol: pass a string";
     case "undefined":
       return "undefined inside a list: remove it or use null";
     default:

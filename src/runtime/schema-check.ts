@@ -21,8 +21,8 @@ function shown(v: unknown, secret: boolean): string {
 /** What is wrong with one input value against its attribute schema, or undefined. */
 function attributeProblem(v: unknown, a: AttributeSchema, secret: boolean): string | undefined {
   if (v === undefined || v === null || v === UNKNOWN) return undefined; // absent, or known only after apply
-  if (a.type && a.type !== "any" && jsonTypeOf(v) !== a.type) return `expected ${article(a.type)}, got ${article(jsonTypeOf(v))} (${shown(v, secret)})`;
-  if (a.enum && !a.enum.includes(v as string | number)) return `must be one of ${a.enum.map((e) => JSON.stringify(e)).join(", ")} (got ${shown(v, secret)})`;
+  if (a.type && a.type !== "any" && jsonTypeOf(v) !== a.type) return `expected ${article(a.type)}, got ${article(jsonTypeOf(v))} (${shown(v, secret)}): pass ${article(a.type)}`;
+  if (a.enum && !a.enum.includes(v as string | number)) return `must be one of ${a.enum.map((e) => JSON.stringify(e)).join(", ")} (got ${shown(v, secret)}): use one of those`;
   return undefined;
 }
 

@@ -51,7 +51,10 @@ export class Evaluations {
       ev = await evaluate(this.parts, config, upstream);
     } catch (e) {
       if (e instanceof CairnError) throw e;
-      throw new CairnError(`The program "${program.name}" failed while declaring its resources: ${thrownMessage(e, "the program")}`);
+      const message = thrownMessage(e, "the program");
+      const site = program.location.site?.toString();
+      const fix = message.includes("program(...) at") ? "" : `. Fix the error in the program's body${site ? ` (the program(...) at ${site})` : ""}`;
+      throw new CairnError(`The program "${program.name}" failed while declaring its resources: ${fix ? message.replace(/\.$/, "") : message}${fix}`);
     }
     if (ev.diagnostics.length) throw new CairnError(`The program "${program.name}" has ${ev.diagnostics.length} problem(s):`, ev.diagnostics.map((d) => d.message));
     this.remember(ev);

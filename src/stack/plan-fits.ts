@@ -14,7 +14,7 @@ export function refuseUnfitPlan(plan: Plan, state: StackState, here: PlanFor): v
   if (errors.length) throw new CairnError(`The plan has ${errors.length} error(s); nothing was changed:`, errors.map((d) => d.message));
   if (plan.version !== PLAN_FORMAT_VERSION) throw new CairnError(`This plan is of format ${String(plan.version)}; this Cairn applies format ${PLAN_FORMAT_VERSION}. Make the plan again.`);
   if (plan.project !== here.project || plan.stack !== here.stack) {
-    throw new CairnError(`This plan was made for stack "${plan.stack}" of project "${plan.project}", not stack "${here.stack}" of "${here.project}"; nothing was applied.`);
+    throw new CairnError(`This plan was made for stack "${plan.stack}" of project "${plan.project}", not stack "${here.stack}" of "${here.project}"; nothing was applied. Apply it with --stack ${plan.stack}, or make a plan of this stack with \`preview --out\`.`);
   }
   if (plan.baseSerial !== state.serial) {
     throw new CairnError(`The state of stack "${here.stack}" changed since this plan was made (serial ${plan.baseSerial} → ${state.serial}); nothing was applied. Run preview again and apply the new plan.`);

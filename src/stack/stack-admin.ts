@@ -56,7 +56,7 @@ export async function removeStack(t: AdminTarget, opts: { force?: boolean; confi
   const removed = await t.backend.removeStack({
     decide: async (s) => {
       found = s;
-      if (!s.exists) throw new CairnError(`Stack "${t.stack}" does not exist in ${t.backend.url}; nothing was removed.`);
+      if (!s.exists) throw new CairnError(`Stack "${t.stack}" does not exist in ${t.backend.url}; nothing was removed. \`stack ls\` lists the stacks there.`);
       const left = [s.resources ? `${s.resources} resource(s)` : "", s.pending ? `${s.pending} interrupted operation(s)` : ""].filter(Boolean).join(" and ");
       if (left && !opts.force) {
         throw new CairnError(`Stack "${t.stack}" still has ${left}; nothing was removed. Run destroy first to delete them, or pass --force to remove the stack anyway (their cloud objects stay, managed by nothing).`);

@@ -106,6 +106,7 @@ function targetUrn(state: StackState, from: ResourceState, to: string): Urn {
   const old = parseUrn(from.urn);
   if (!to.startsWith("urn:")) {
     if (to.length === 0) throw new CairnError(`The new name of ${from.urn} is empty.`);
+    checkName(to, from);
     return makeUrn({ ...old, name: to });
   }
   let next;
@@ -120,7 +121,14 @@ function targetUrn(state: StackState, from: ResourceState, to: string): Urn {
   if (next.type !== old.type) {
     throw new CairnError(`${to} is of type ${next.type}, but ${from.urn} is a ${old.type}: state mv cannot change a resource's type (it would be another kind of object). Delete and re-create it, or import the object as the new type.`);
   }
+  checkName(next.name, from);
   return makeUrn(next);
+}
+
+/** Refuses a name `program()` would refuse: "::" separates a URN's parts, and control characters cannot be typed back. */
+function checkName(name: string, from: ResourceState): void {
+  if (!name.includes("::") && !/[\u0000-\u001f\u007f]/.test(name)) return;
+  throw new CairnError(`The new name ${JSON.stringify(name)} of ${from.urn} cannot contain "::" or control characters (they would break its URN, and the program could never declare it): nothing was renamed. Use letters, digits and - _ . / : @ etc.`);
 }
 
 /**

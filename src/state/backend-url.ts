@@ -57,17 +57,22 @@ export function backendKind(url: string): BackendUrl["kind"] | undefined {
   return s === "file" || s === "s3" || s === "memory" ? s : s === "postgres" || s === "postgresql" ? "postgres" : undefined;
 }
 
-/** The directory of a `file://` URL: an absolute one as a URL (percent-encoded), a relative one as written. */
+/**
+ * The directory of a `file://` URL: an absolute one as a URL (percent-encoded), a relative one as written
+ * (percent-decoded). A `~`, which no shell expands inside a URL, and a broken percent-encoding are refused:
+ * taken as written they would make a folder named `~` or `%zz` and an empty stack in it.
+ */
 function fileDir(url: string): string {
-  if (url.startsWith("file:///")) return fileURLToPath(url);
   const rest = url.slice("file://".length);
-  let path = rest;
+  if (!rest) throw new Error(`the backend URL ${url} names no directory: use file://.cairn or file:///absolute/path`);
+  if (rest.startsWith("~")) throw new Error(`the backend URL ${url} starts its path with "~", which is not expanded inside a URL (it would make a folder named "~"): write the path out (file:///home/<you>/…), or pass --state-dir ${rest} and let the shell expand it`);
+  let path: string;
   try {
     path = decodeURIComponent(rest);
   } catch {
-    // Not percent-encoded: taken as written.
+    throw new Error(`the backend URL ${url} has a broken percent-encoding ("%" must start %XX, e.g. %20 for a space, %25 for "%" itself): fix the URL, or pass the folder with --state-dir`);
   }
-  if (!path) throw new Error(`the backend URL ${url} names no directory: use file://.cairn or file:///absolute/path`);
+  if (url.startsWith("file:///")) return fileURLToPath(url);
   return isAbsolute(path) ? path : resolve(path);
 }
 
@@ -77,4 +82,36 @@ function fileDir(url: string): string {
  */
 export function fileBackendUrl(dir: string): string {
   return pathToFileURL(resolve(dir)).href;
+}
+
+/**
+ * The message for a parameter a backend URL does not take: it names the parameter, the URL (never its
+ * password), the closest known one when it looks like a typo, and every known one.
+ *
+ * @example unknownParameterMessage("shema", "the PostgreSQL URL postgres://u@h/db", ["schema", "retry"]) // 'unknown parameter "shema" in … (did you mean "schema"?) …'
+ */
+export function unknownParameterMessage(name: string, where: string, known: readonly string[], use = known.join(", ")): string {
+  const near = closest(name, known);
+  return `unknown parameter "${name}" in ${where}${near ? ` (did you mean "${near}"?)` : ""}: use ${use}`;
+}
+
+/** The candidate nearest to `word` by edit distance, when it is near enough to be a typo of it. */
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }

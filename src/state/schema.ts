@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import type { Urn } from "../core/urn.js";
+import { parseUrn, type Urn } from "../core/urn.js";
 import type { DeposedObject, OperationKind, ResourceState, StackState, StateMutation } from "./types.js";
 
 /**
@@ -78,9 +78,23 @@ export const stackStateSchema: z.ZodMiniType<StackState> = z
     z.superRefine((s, ctx) => {
       for (const [key, r] of Object.entries(s.resources)) {
         if (key !== r.urn) ctx.addIssue({ code: "custom", path: ["resources", key, "urn"], message: `resource is filed under "${key}" but its urn is "${r.urn}"`, input: r.urn });
+        const urnType = typeInUrn(r.urn);
+        if (urnType !== undefined && urnType !== r.type) ctx.addIssue({ code: "custom", path: ["resources", key, "type"], message: `the type "${r.type}" disagrees with the type in its URN ("${urnType}")`, input: r.type });
+        for (const d of r.deps) {
+          if (!(d in s.resources)) ctx.addIssue({ code: "custom", path: ["resources", key, "deps"], message: `names ${d}, which is no resource of this state`, input: d });
+        }
       }
     }),
   );
+
+/** The type a URN names (`bad:in:Box`), or undefined when the text is not a URN. Only for files edited by hand: written ones skip this check. */
+function typeInUrn(urn: string): string | undefined {
+  try {
+    return parseUrn(urn).type;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A state change as journaled (see {@link StateMutation}). */
 export const mutationSchema: z.ZodMiniType<StateMutation> = z.discriminatedUnion("kind", [

@@ -2,6 +2,7 @@ import { createHash, type Hash } from "node:crypto";
 import { shareStrings } from "./shared-strings.js";
 import { ReusableLines, recordLines, type RecordLines, type SnapshotFile } from "./record-lines.js";
 import { describeZodError, stackStateSchema } from "./schema.js";
+import { parseUrn } from "../core/urn.js";
 import { STATE_FORMAT_VERSION, type StackState } from "./types.js";
 
 /**
@@ -131,7 +132,22 @@ function parsed(text: string, file: string, expected: { project: string; stack: 
         `stack "${expected.stack}": use another state directory, or fix the project/stack name, so one stack's state is not applied to another`,
     );
   }
+  if (!written) refuseForeignRecords(s, file);
   return { state: s, asWritten: written !== undefined };
+}
+
+/** Refuses a file edited by hand that holds a record of another stack or project (as written, it cannot). */
+function refuseForeignRecords(s: StackState, file: string): void {
+  for (const urn in s.resources) {
+    let owner: { stack: string; project: string };
+    try {
+      owner = parseUrn(urn);
+    } catch {
+      continue; // not a Cairn URN: the record is refused by what reads it
+    }
+    if (owner.stack === s.stack && owner.project === s.project) continue;
+    throw new SnapshotError(file, `is not a valid Cairn state file: it holds ${urn}, a resource of stack "${owner.stack}" of project "${owner.project}", not of stack "${s.stack}" of "${s.project}" (edited or merged by hand?)`, true);
+  }
 }
 
 function validated(json: unknown, file: string): StackState {

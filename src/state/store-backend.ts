@@ -18,6 +18,7 @@ import { SpilledJournalStorage, type RemoteJournalStorage } from "./spilled-jour
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
+import { checkJournalOwner } from "./journal-owner.js";
 
 /** What every backend is opened with. */
 export interface BackendOptions {
@@ -560,7 +561,9 @@ export class StoreBackend implements StateBackend {
   private async scanJournalOf(found: SnapshotFound, read?: Buffer): Promise<JournalScan> {
     const bytes = read ?? (await this.store.readJournal());
     try {
-      return scanJournal(bytes, this.store.names.journal, found.state?.serial ?? 0, { name: found.name, existed: !!found.state, fromBackup: found.fromBackup });
+      const scan = scanJournal(bytes, this.store.names.journal, found.state?.serial ?? 0, { name: found.name, existed: !!found.state, fromBackup: found.fromBackup });
+      checkJournalOwner(scan.prep.pending, this.store.names.journal, this.opts);
+      return scan;
     } catch (e) {
       if (e instanceof SnapshotError && e.damaged) throw new DamagedStateError(e.file, e.problem, this.opts);
       throw e;

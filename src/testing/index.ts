@@ -30,5 +30,6 @@ export { expectFailure, expectWaitTimedOut, expectWaitFailed, TestExpectationErr
 export { cairnMatchers, type CairnMatchers, type MatcherResult } from "./matchers.js";
 export { FakeCloudControl, type FakeCloudControlOptions, type FakeObject, type FakeCall, type FakeAction, type LostWriteOnly } from "./cloudcontrol/fake-cloud.js";
 export { serveFakeCloudControl, type ServedFakeCloudControl } from "./cloudcontrol/fake-server.js";
+export type { FakeS3, FakeS3Object } from "./cloudcontrol/fake-s3.js";
 export type { FakeFailure } from "./cloudcontrol/fake-errors.js";
 export type { StatusTrack } from "./cloudcontrol/fake-model.js";

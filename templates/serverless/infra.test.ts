@@ -25,6 +25,9 @@ describe("{{name}}", () => {
     const [queue] = fake.cloud.objects("AWS::SQS::Queue");
     const [mapping] = fake.cloud.objects("AWS::Lambda::EventSourceMapping");
     expect(fn!.properties.Role).toBe(role!.properties.Arn);
+    // The code is the folder ./worker, uploaded to the assets bucket under its hash before the function was made.
+    const code = fn!.properties.Code as { S3Bucket: string; S3Key: string };
+    expect([...fake.s3.objects.keys()]).toEqual([`${code.S3Bucket}/${code.S3Key}`]);
     expect(mapping!.properties).toMatchObject({ EventSourceArn: queue!.properties.Arn, FunctionName: fn!.properties.Arn, BatchSize: 10 });
     expect(result.outputs).toMatchObject({ uploads: "{{name}}-dev-uploads", queueUrl: queue!.identifier });
   });
@@ -37,6 +40,7 @@ describe("{{name}}", () => {
 
     expect(result.summary?.ok).toBe(true);
     expect(fake.cloud.objects()).toEqual([]);
+    expect([...fake.s3.objects.keys()]).toEqual([]);
     expect(fake.cloud.calls.filter((c) => c.error)).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 // A small serverless app on every-AWS-type Cairn: a bucket for uploads, a queue for jobs, and a function
-// (with its role) that reads the bucket and is fed by the queue. Each service is its own module.
+// (with its role) that reads the bucket and is fed by the queue. Each service is its own module. The
+// function's code is the folder ./worker, zipped and uploaded to an assets bucket.
 import { program } from "cairn-iac";
+import { assets } from "cairn-iac/aws";
 import { Role } from "cairn-iac/aws/iam";
 import { Function as LambdaFunction, EventSourceMapping } from "cairn-iac/aws/lambda";
 import { Bucket } from "cairn-iac/aws/s3";
@@ -9,6 +11,8 @@ import { Queue } from "cairn-iac/aws/sqs";
 export default program("{{name}}", ({ config, stack }) => {
   const uploads = new Bucket("uploads", { bucketName: `${config.get("prefix") ?? "{{name}}"}-${stack}-uploads`, versioningConfiguration: { status: "Enabled" } });
   const jobs = new Queue("jobs", { visibilityTimeout: 60 });
+  const assetBucket = new Bucket("assets", {});
+  const workerCode = assets.folder("worker-code", "./worker", { bucket: assetBucket.bucketName });
   const role = new Role("worker-role", {
     assumeRolePolicyDocument: {
       Version: "2012-10-17",
@@ -27,7 +31,7 @@ export default program("{{name}}", ({ config, stack }) => {
     runtime: "nodejs22.x",
     handler: "index.handler",
     timeout: 30,
-    code: { zipFile: "exports.handler = async (event) => ({ received: event.Records.length });" },
+    code: workerCode.code,
     environment: { variables: { UPLOADS: uploads.bucketName } },
   });
   new EventSourceMapping("jobs-to-worker", { eventSourceArn: jobs.arn, functionName: worker.arn, batchSize: 10 });

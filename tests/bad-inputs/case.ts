@@ -17,6 +17,8 @@ export interface Case {
   /** Undoes what `before` did that would stop the folder being removed. */
   after?: (dir: string) => Promise<void>;
   env?: Record<string, string>;
+  /** The kind of input (see table.ts); cases written before areas were named get theirs from what they are about. */
+  area?: import("./table.js").Area;
 }
 
 /** A case whose command line needs no path. */

@@ -1,6 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { argv, type Case } from "./case.js";
+import { secret } from "../../src/program/output.js";
+import { box } from "./cloud.js";
+
+/** A program with a secret input: its saved plan holds an encrypted value. */
+const secretBox = () => void new box.Type("a", { v: secret("pw") });
 
 // The command line: usage mistakes (exit 2) and requests that cannot be met (exit 1).
 
@@ -45,6 +50,15 @@ const badUrls: [string, RegExp][] = [
   ["s3://acme/p?retry=soon", /invalid retry "soon" in S3 URL/],
   ["postgres://u@127.0.0.1/db?schema=bad-name", /invalid schema "bad-name" in the PostgreSQL URL/],
   ["postgres://u@127.0.0.1/db?retry=x", /invalid retry "x" in the PostgreSQL URL/],
+  ["postgres://u:pw@127.0.0.1/db?shema=prod", /unknown parameter "shema" in the PostgreSQL URL postgres:\/\/u:\*\*\*@127\.0\.0\.1\/db\?shema=prod \(did you mean "schema"\?\): use schema or retry, or a parameter of the pg driver/],
+  ["postgres://u@127.0.0.1/db?sslmod=require", /unknown parameter "sslmod" .*\(did you mean "sslmode"\?\)/],
+  ["file://~/state", /the backend URL file:\/\/~\/state starts its path with "~", which is not expanded inside a URL.*--state-dir ~\/state/],
+  ["file://%zz", /the backend URL file:\/\/%zz has a broken percent-encoding/],
+  ["file:///tmp/%zz", /the backend URL file:\/\/\/tmp\/%zz has a broken percent-encoding/],
+  ["s3://acme/p?endpoint=notaurl", /invalid endpoint "notaurl" in S3 URL s3:\/\/acme\/p\?endpoint=notaurl: give the S3-compatible server as an http\(s\) URL/],
+  ["s3://acme/p?endpoint=ftp%3A%2F%2Fx", /invalid endpoint "ftp:\/\/x" in S3 URL/],
+  ["s3://acme/p?forcePathStyle=yes", /invalid forcePathStyle "yes" in S3 URL .*: use forcePathStyle=true or false/],
+  ["s3://acme/p?Region=eu-west-1", /unknown parameter "Region" in S3 URL .*\(did you mean "region"\?\)/],
 ];
 const badKeys: [string, RegExp][] = [
   ["__proto__", /config key "__proto__" is reserved/], ["constructor", /config key "constructor" is reserved/], ["prototype", /config key "prototype" is reserved/],
@@ -103,6 +117,16 @@ export const cliCases: Case[] = [
       },
     }),
   ),
+  ...([
+    ["another", "not-the-passphrase", /The secrets in the plan .*plan\.json do not decrypt with this CAIRN_PASSPHRASE: the plan was saved under another one.*Nothing was applied/],
+    ["no", "", /The plan .*plan\.json holds encrypted secrets: set CAIRN_PASSPHRASE to apply it/],
+  ] as const).map(([which, passphrase, message]) =>
+    fails(`a saved plan with secrets, applied under ${which} passphrase`, (dir) => ["up", "--plan", join(dir, "plan.json"), "--yes"], message, {
+      program: secretBox,
+      env: { CAIRN_PASSPHRASE: passphrase },
+      before: async (dir) => (await import("./run-in.js")).runCliIn(dir, ["preview", "--out", join(dir, "plan.json")], secretBox),
+    }),
+  ),
   fails("a saved plan of another stack", (dir) => ["up", "--plan", join(dir, "plan.json"), "--yes"], /This plan was made for stack "other" of project "bad", not stack "dev"/, {
     before: async (dir) => (await import("./run-in.js")).runCliIn(dir, ["preview", "--out", join(dir, "plan.json"), "--stack", "other"]),
   }),
@@ -117,6 +141,8 @@ export const cliCases: Case[] = [
   ...badKeys.map(([key, message]) => fails(`a config key ${JSON.stringify(key.length > 20 ? `${key.slice(0, 5)}… (${key.length} characters)` : key)}`, ["config", "set", key, "x"], message)),
   fails("config get of a key that is not set", ["config", "get", "region"], /Configuration "region" is not set for stack "dev"\. Set it with `npx tsx infra.ts config set region <value> --stack dev`/, { setup: true }),
   fails("state show of a resource that is not in state", ["state", "show", "ghost"], /ghost/, { setup: true }),
+  fails('state mv to a name with "::"', ["state", "mv", "a", "a::b", "--yes"], /The new name "a::b" of urn:cairn:dev::bad::bad:in:Box::a cannot contain "::" or control characters .*nothing was renamed/, { setup: true }),
+  fails("state mv to a URN whose name has a newline", ["state", "mv", "a", "urn:cairn:dev::bad::bad:in:Box::a\nb", "--yes"], /The new name "a\\nb" .*cannot contain "::" or control characters/, { setup: true }),
   fails("state rm of a resource that is not in state", ["state", "rm", "ghost", "--yes"], /ghost/, { setup: true }),
   fails("stack restore of a file that does not exist", (dir) => ["stack", "restore", join(dir, "nope.json"), "--yes"], /Cannot read .*nope\.json: no such file\. `stack rm` prints the path of the backup it writes/),
   fails("stack restore of a file that is not JSON", (dir) => ["stack", "restore", join(dir, "x.json"), "--yes"], /x\.json is not JSON .*it is not a stack backup written by `stack rm`/, { before: (dir) => writeFile(join(dir, "x.json"), "nope") }),

@@ -72,10 +72,10 @@ const thrown: [string, unknown, RegExp][] = [
   ["a number", 42, /failed while declaring its resources: the program threw the number 42 instead of an Error/],
 ];
 const stackOutputs: [string, unknown, RegExp][] = [
-  ["NaN", Number.NaN, /stack output "out" is NaN, which is not a finite number: stack outputs are stored as JSON/],
+  ["NaN", Number.NaN, /stack output "out" is NaN, which is not a finite number: pass a finite number, or null: stack outputs are stored as JSON/],
   ["Infinity", Number.POSITIVE_INFINITY, /stack output "out" is Infinity, which is not a finite number/],
   ["a bigint", 10n, /stack output "out" is a bigint: pass it as a string or a number/],
-  ["a function", () => 1, /stack output "out" is a function: stack outputs are stored as JSON/],
+  ["a function", () => 1, /stack output "out" is a function: pass the value it computes: stack outputs are stored as JSON/],
   ["a Date", new Date(0), /stack output "out" is a Date: pass date\.toISOString\(\)/],
   ["a Map", new Map(), /stack output "out" is a Map/],
 ];
@@ -94,7 +94,20 @@ const badOptions: [string, Record<string, unknown>, RegExp][] = [
   ["a provider of another package", { provider: OtherPkg }, /was given the other provider "p", which cannot manage bad resources/],
 ];
 
+const badReturns: [string, unknown, RegExp][] = [
+  ["a number", 42, /returned the number 42 as its stack outputs/],
+  ["a string", "out", /returned a string \("out"\) as its stack outputs/],
+  ["a list", [1, 2], /returned a list \(\[1,2\]\) as its stack outputs/],
+  ["null", null, /returned null as its stack outputs/],
+  ["true", true, /returned the boolean true as its stack outputs/],
+  ["a Map", new Map([["a", 1]]), /returned an instance of Map as its stack outputs/],
+];
+
 export const programCases: Case[] = [
+  // What a program returns: its stack outputs, as an object (or nothing).
+  ...badReturns.map(([what, v, message]) =>
+    up(`a program that returns ${what} as its outputs`, () => { new Box("a", {}); return v as never; }, new RegExp(`The program "bad" failed while declaring its resources: the program's body ${message.source}.*: return an object of named outputs`)),
+  ),
   // Names.
   preview("two resources with one type and name", () => { new Box("a", {}); new Box("a", {}); }, /Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a: resource "a" \(bad:in:Box\) and resource "a" \(bad:in:Box\)/),
   preview('a name with "::"', () => void new Box("a::b", {}), /The name "a::b" of a bad:in:Box resource cannot contain "::"/),
@@ -118,6 +131,14 @@ export const programCases: Case[] = [
   up("a resource inside apply() with the name of another", () => void new Box("a", { v: output(1).apply(() => new Box("a", {}).v) }), /Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),
   up("a resource inside an apply() nothing uses, with the name of another", () => { new Box("a", {}); output(1).apply(() => new Box("a", {}).id); }, /An apply\(\) callback whose result nothing uses failed while planning: Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),
   up("a resource inside apply() on an output made outside the program", () => void new Box("a", { v: early }), /Resource "inner" \(bad:in:Box\) was created inside an apply\(\) callback of an output made outside any program/),
+  // apply() callbacks that throw: the message names what the callback fed and the value it was given.
+  preview("an apply() that throws, feeding an input", () => { const a = new Box("a", { v: 1 }); new Box("b", { v: a.v.apply(() => { throw new Error("no such zone"); }) }); }, /Planning "b" \(bad:in:Box\) failed: no such zone \(thrown by an apply\(\) callback on a\.v\)/),
+  preview("an apply() that throws, feeding a stack output", () => { const a = new Box("a", { v: 1 }); return { url: a.v.apply(() => { throw new Error("no such zone"); }) }; }, /stack output "url" could not be computed: no such zone \(thrown by an apply\(\) callback on a\.v\)/),
+  up("an apply() on an id that throws once the object exists, feeding a stack output", () => { const a = new Box("a", { v: 1 }); return { url: a.id.apply(() => { throw new Error("late zone"); }) }; }, /stack output "url" could not be computed: late zone \(thrown by an apply\(\) callback on a\.id\)/, { setup: true }),
+  // Stack outputs that refer back to themselves.
+  up("a stack output that refers back to itself", () => { new Box("a", {}); return { out: cyclicObject() }; }, /stack output "out\.self" refers back to "out" \(a cyclic object\)/),
+  up("a stack output list that holds itself", () => { new Box("a", {}); return { out: cyclicArray() }; }, /stack output "out\[1\]" refers back to "out" \(a cyclic object\)/),
+  up("a stack output whose apply() returns a cyclic object", () => { const a = new Box("a", {}); return { out: a.id.apply(() => cyclicObject()) }; }, /stack output "out" holds a value that refers back to itself \(a cyclic object/, { setup: true }),
   // Programs that throw.
   ...thrown.map(([what, e, message]) => preview(`a program that throws ${what}`, () => { throw e; }, message)),
   preview("an async program that rejects", async () => { await Promise.resolve(); throw new Error("async boom"); }, /failed while declaring its resources: async boom/),

@@ -84,7 +84,7 @@ const badResults: [string, unknown, RegExp][] = [
   ["a number as id", { id: 42, outputs: {} }, /the provider of bad:rogue:Thing returned no id from create \(got 42\)/],
   ["null outputs", { id: "x", outputs: null }, /the provider of bad:rogue:Thing returned null outputs instead of an object/],
   ["outputs that are a list", { id: "x", outputs: [1] }, /the provider of bad:rogue:Thing returned a list outputs instead of an object/],
-  ["a NaN output", { id: "x", outputs: { n: Number.NaN } }, /returned outputs that are not plain data \(output "n" is NaN, which is not a finite number\)/],
+  ["a NaN output", { id: "x", outputs: { n: Number.NaN } }, /returned outputs that are not plain data \(output "n" is NaN, which is not a finite number: pass a finite number, or null\)/],
   ["an Infinity output", { id: "x", outputs: { n: Number.POSITIVE_INFINITY } }, /output "n" is Infinity, which is not a finite number/],
   ["a bigint output", { id: "x", outputs: { n: 5n } }, /output "n" is a bigint: pass it as a string or a number/],
   ["a function output", { id: "x", outputs: { f: () => 1 } }, /output "f" is a function/],

@@ -44,6 +44,8 @@ const snapshotDamage: [string, (dir: string) => Promise<unknown>, RegExp][] = [
   ["with a resource filed under another URN", editState((s) => void (s.resources["urn:cairn:dev::bad::bad:in:Box::zzz"] = s.resources[firstUrn(s)])), /is not a valid Cairn state file: .*resource is filed under "urn:cairn:dev::bad::bad:in:Box::zzz" but its urn is/],
   ["with a negative serial", editState((s) => void (s.serial = -3)), /is not a valid Cairn state file: serial/],
   ["with a type that is empty", editState((s) => void (s.resources[firstUrn(s)].type = "")), /is not a valid Cairn state file: resources\..*\.type/],
+  ["with a dependency on a URN that exists nowhere", editState((s) => void (s.resources[firstUrn(s)].deps = ["urn:cairn:dev::bad::bad:in:Box::ghost"])), /is not a valid Cairn state file: resources\..*\.deps: names urn:cairn:dev::bad::bad:in:Box::ghost, which is no resource of this state/],
+  ["with a type that disagrees with its URN (and the program)", editState((s) => void (s.resources[firstUrn(s)].type = "bad:in:Other")), /is not a valid Cairn state file: resources\..*\.type: the type "bad:in:Other" disagrees with the type in its URN \("bad:in:Box"\)/],
   ["behind its journal (replaced by an older copy)", editState((s) => void (s.serial = 0)), /has serial 0, but .*journal\.ndjson continues serial \d+: the snapshot was deleted or replaced by an older copy/],
 ];
 
@@ -97,6 +99,17 @@ export const stateCases: Case[] = [
       await writeFile(journal(dir), `{"t":"head","v":2,"serial":${serial}}\n{"t":"end","op":77,"r":{"id":"x","inputs":{},"outputs":{},"deps":[]}}\n{"t":"mutate","m":[]}\n`);
     },
     message: /journal\.ndjson line 2 is damaged \(a short end record for operation 77, which no begin record before it started\)/,
+  },
+  {
+    what: "journal.ndjson holding a pending create of another stack",
+    argv: argv("up", "--yes"),
+    code: 1,
+    setup: true,
+    before: async (dir) => {
+      const serial = (JSON.parse(await readFile(snapshot(dir), "utf8")) as { serial: number }).serial;
+      await writeFile(journal(dir), `{"t":"head","v":2,"serial":${serial}}\n{"t":"begin","op":1,"kind":"create","urn":"urn:cairn:prod::bad::bad:in:Box::a","type":"bad:in:Box","since":"2026-01-01T00:00:00.000Z"}\n`);
+    },
+    message: /journal\.ndjson holds an interrupted create of urn:cairn:prod::bad::bad:in:Box::a, a resource of stack "prod" of project "bad", not of stack "dev": the journal belongs to another stack.*Nothing was changed/,
   },
   { what: "config.json that is not JSON", argv: argv("preview"), code: 1, setup: true, before: (dir) => writeFile(join(stackDir(dir), "config.json"), "{ nope"), message: /config\.json is not valid JSON .*: fix it by hand or restore it from a backup/ },
   { what: "config.json of the wrong shape", argv: argv("config", "list"), code: 1, setup: true, before: (dir) => writeFile(join(stackDir(dir), "config.json"), '{"values":[1,2]}'), message: /config\.json.*expected \{ "values": \{ "key": "value" \| \{ "\$secret": "\.\.\." \} \} \}/ },

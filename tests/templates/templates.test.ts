@@ -101,6 +101,10 @@ describe("every example and template carries its own tests, and npm test runs th
   });
 });
 
+// A scaffolded project runs its own vitest, tsc and a preview as child processes: tens of seconds on a
+// loaded 2-core machine (a full suite beside it), more than the 30 s default of a unit test.
+const SCAFFOLD_TIMEOUT = 120_000;
+
 describe("templates, scaffolded with cairn new", () => {
   it("lists the templates when none is named", async () => {
     const r = await node([join(REPO, "dist/cli/bin.js"), "new"], tmpdir());
@@ -152,7 +156,7 @@ describe("templates, scaffolded with cairn new", () => {
     const script = await run("npm", ["run", "--silent", "preview"], dir);
     expect(script.code, script.out).toBe(0);
     expect(script.out).toContain("Plan: 2 to create, 1 wait.");
-  });
+  }, SCAFFOLD_TIMEOUT);
 
   it("acm-certificate: its tests and type check pass, and its preview plans against a Route 53 endpoint", async () => {
     const { dir, created } = await scaffold("acm-certificate");
@@ -176,9 +180,9 @@ describe("templates, scaffolded with cairn new", () => {
     } finally {
       await route53.close();
     }
-  });
+  }, SCAFFOLD_TIMEOUT);
 
-  it("serverless: its tests (against the fake Cloud Control) and type check pass, and its preview plans five AWS objects", async () => {
+  it("serverless: its tests (against the fake Cloud Control) and type check pass, and its preview plans seven AWS objects (the function's code from a folder)", async () => {
     const { dir, created } = await scaffold("serverless");
     expect(created.code, created.out).toBe(0);
 
@@ -193,10 +197,11 @@ describe("templates, scaffolded with cairn new", () => {
       const preview = await node([bin("tsx", "dist/cli.mjs"), "infra.ts", "preview"], dir, { ...fake.env, AWS_EC2_METADATA_DISABLED: "true" });
       expect(preview.code, preview.out).toBe(0);
       expect(preview.out).toContain("urn:cairn:dev::my-app::aws:lambda:Function::worker");
-      expect(preview.out).toContain("Plan: 5 to create.");
+      expect(preview.out).toContain("urn:cairn:dev::my-app::aws:assets:Zip::worker-code");
+      expect(preview.out).toContain("Plan: 7 to create.");
       expect(fake.cloud.calls).toEqual([]);
     } finally {
       await fake.stop();
     }
-  });
+  }, SCAFFOLD_TIMEOUT);
 });

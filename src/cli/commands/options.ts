@@ -16,6 +16,16 @@ export function parallelArg(v: string): number {
 }
 
 /**
+ * `--state-dir`, `--backend`: not empty (an unset shell variable, `--state-dir "$DIR"`, would otherwise
+ * fall back to the default place, and so to another stack's state).
+ * @example notEmptyArg("./state") // "./state"; notEmptyArg("") throws
+ */
+export function notEmptyArg(v: string): string {
+  if (v.trim() === "") throw new InvalidArgumentError("It is empty (an unset variable?): give a folder or URL, or leave the option out for the default.");
+  return v;
+}
+
+/**
  * `--retry-deadline`: a duration longer than zero (`30s`, `2m`).
  * @example retryDeadlineArg("2m") // 120000
  */

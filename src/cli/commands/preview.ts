@@ -7,6 +7,7 @@ import { addPlanOptions, diffOption, jsonOption, planOptions, type PlanFlags } f
 import { writePlanFile } from "../../plan/saved-plan.js";
 import type { Plan } from "../../plan/plan.js";
 import type { Run } from "../context.js";
+import { awsSetupWarnings } from "../aws-setup.js";
 
 interface PreviewOptions extends PlanFlags {
   json?: boolean;
@@ -46,6 +47,7 @@ export function registerPreview(root: Command, ctx: CliContext): void {
       // A refresh read every object in state (--refresh-only plans no step that says so).
       const read = o.refresh || o.refreshOnly ? [...new Set((await run.stack.resources()).map((r) => r.type))] : [];
       run.showPlan(plan, o.diff ?? false, { to: policyOnly ? "err" : "out", read });
+      for (const w of awsSetupWarnings(plan, ctx.io.env)) run.reporter.print(run.c.yellow(`warning: ${w}`), "err");
       if (policyOnly) showPermissions(run, plan, read);
       if (o.out && !plan.diagnostics.some((d) => d.severity === "error")) {
         await writePlanFile(o.out, plan, ctx.io.env.CAIRN_PASSPHRASE);

@@ -100,6 +100,16 @@ export async function awsCall<T>(
     try {
       return await send(ctx.signal);
     } catch (e) {
+      const nowhere = unreachableAddress(e);
+      if (nowhere !== undefined && !ctx.signal.aborted) {
+        if (attempt >= UNREACHABLE_ATTEMPTS) throw new EndpointUnreachableError(service, operation, e, nowhere, attempt);
+        try {
+          await ctx.clock.sleep(milliseconds(UNREACHABLE_PAUSE_MS * attempt), ctx.signal);
+        } catch {
+          throw new AwsError(service, operation, e, cancelledHint(ctx.signal));
+        }
+        continue;
+      }
       const retryable = isTransientError(e) || (options.retryAlso?.(e) ?? false);
       // Stopped by cancellation: the request in flight was aborted, or a retry would have followed.
       if (ctx.signal.aborted && (retryable || isAbort(e, ctx.signal))) throw new AwsError(service, operation, e, cancelledHint(ctx.signal));
@@ -113,6 +123,66 @@ export async function awsCall<T>(
         throw new AwsError(service, operation, e, cancelledHint(ctx.signal));
       }
     }
+  }
+}
+
+// Nothing answers at the endpoint (refused, or its name does not resolve): far likelier a wrong endpoint,
+// region or network than an outage that began this moment, so it is tried a few times within seconds
+// (pauses 1 s, then 2 s) and then fails naming the endpoint, not retried for the 5 minutes a throttled call gets.
+const UNREACHABLE_ATTEMPTS = 3;
+const UNREACHABLE_PAUSE_MS = 1000;
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+
+interface NetError {
+  code?: unknown;
+  address?: unknown;
+  port?: unknown;
+  hostname?: unknown;
+  errors?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * Where nothing answered, when `e` (or its cause, or every error of an AggregateError: Node tries IPv6 and
+ * IPv4) is a refused connection or a host name that does not resolve: `"127.0.0.1:4566"`, `"cloudcontrolapi.xx-east-1.amazonaws.com"`,
+ * or `""` when the error does not say. Undefined for any other error.
+ *
+ * @example unreachableAddress(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED", address: "127.0.0.1", port: 1 })) // "127.0.0.1:1"
+ */
+export function unreachableAddress(e: unknown, depth = 0): string | undefined {
+  if (!e || typeof e !== "object" || depth > 5) return undefined;
+  const err = e as NetError;
+  if (Array.isArray(err.errors) && err.errors.length > 0) {
+    const each = err.errors.map((x) => unreachableAddress(x, depth + 1));
+    if (each.every((a) => a !== undefined)) return each.find(Boolean) ?? "";
+  }
+  if (typeof err.code === "string" && UNREACHABLE_CODES.has(err.code)) {
+    if (typeof err.hostname === "string") return err.hostname;
+    return typeof err.address === "string" ? `${err.address}${err.port !== undefined ? `:${String(err.port)}` : ""}` : "";
+  }
+  return err.cause !== e ? unreachableAddress(err.cause, depth + 1) : undefined;
+}
+
+/**
+ * An AWS call that found nothing at its endpoint after a few tries within seconds: the message names the
+ * endpoint and the settings that choose it. Not transient (`name` is `EndpointUnreachable`), so the engine
+ * does not retry it for minutes either.
+ *
+ * @example throw new EndpointUnreachableError("Cloud Control", "CreateResource", err, "127.0.0.1:4566", 3);
+ */
+export class EndpointUnreachableError extends AwsError {
+  constructor(service: string, operation: string, cause: unknown, address: string, attempts: number) {
+    const refused = awsCode(cause) === "ECONNREFUSED" || (cause as NetError).code === "ECONNREFUSED";
+    const where = address ? `${address} ` : "";
+    super(
+      service,
+      operation,
+      cause,
+      `Nothing answers at the ${service} endpoint ${where}(${refused ? "connection refused" : "unknown host"}; tried ${attempts} times): ` +
+        "check the endpoint in use (the aws.Provider's endpoint, or AWS_ENDPOINT_URL and the service's AWS_ENDPOINT_URL_<SERVICE>), AWS_REGION, and the network",
+    );
+    (this as { code: string }).code = "EndpointUnreachable";
+    this.name = "EndpointUnreachable";
   }
 }
 

@@ -11,3 +11,4 @@
  */
 export * from "./generated/index.js";
 export * as aws from "./aws.js";
+export * as assets from "./assets/index.js";

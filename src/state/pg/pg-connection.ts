@@ -2,6 +2,7 @@ import type { Client, ClientBase } from "pg";
 import { isTransientError } from "../../core/errors.js";
 import { retryParam, type Contact, type RetryPolicy } from "../net/retry.js";
 import { ensureSchema } from "./pg-schema.js";
+import { unknownParameterMessage } from "../backend-url.js";
 
 /** Where a PostgreSQL backend keeps its state: the server, and the schema holding Cairn's tables. */
 export interface PgTarget {
@@ -19,8 +20,19 @@ export interface PgTarget {
 }
 
 /**
+ * The parameters a PostgreSQL URL takes: Cairn's own (`schema`, `retry`), then those the `pg` driver reads
+ * from a connection string (its pg-connection-string and lib/connection-parameters.js, pg 8.x).
+ */
+const PG_PARAMETERS: readonly string[] = [
+  "schema", "retry",
+  "host", "port", "user", "password", "database", "db", "encoding", "client_encoding", "application_name", "fallback_application_name", "options",
+  "ssl", "sslmode", "sslcert", "sslkey", "sslrootcert", "sslnegotiation", "uselibpqcompat", "connect_timeout", "keepalives", "keepalives_idle",
+  "statement_timeout", "query_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "replication", "binary",
+];
+
+/**
  * Reads `postgres://user:password@host:5432/db?schema=cairn&sslmode=require`: `schema` (default
- * `cairn`) names the schema of Cairn's tables; every other parameter goes to the driver.
+ * `cairn`) names the schema of Cairn's tables; the driver's parameters go to the driver; any other is refused.
  *
  * @example parsePgUrl("postgres://ci@db.internal/infra").schema // "cairn"
  */
@@ -30,6 +42,9 @@ export function parsePgUrl(url: string): PgTarget {
     u = new URL(url);
   } catch {
     throw new Error(`invalid PostgreSQL URL ${JSON.stringify(redact(url))}: expected postgres://user:password@host:5432/database`);
+  }
+  for (const k of u.searchParams.keys()) {
+    if (!PG_PARAMETERS.includes(k)) throw new Error(`${unknownParameterMessage(k, `the PostgreSQL URL ${redact(url)}`, PG_PARAMETERS, "schema or retry, or a parameter of the pg driver (sslmode, application_name, connect_timeout, …)")}. Nothing was opened: a mistyped parameter would otherwise be dropped and could point at another, empty stack`);
   }
   const schema = u.searchParams.get("schema") ?? "cairn";
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {

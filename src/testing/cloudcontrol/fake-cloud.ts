@@ -39,8 +39,11 @@ export interface FakeCloudControlOptions {
    * `model`: the desired state of a create, the merged model of an update. Default 0.
    */
   latency?: (op: "CREATE" | "UPDATE" | "DELETE", typeName: string, model: Record<string, unknown> | undefined) => number;
-  /** The time `latency` is measured on (default: real time). */
-  clock?: { now(): number };
+  /** The time `latency` is measured on (default: real time), e.g. a `FakeClock`. */
+  clock?: {
+    /** The current time in ms. */
+    now(): number;
+  };
   /**
    * The registry schema of a type, to validate models as Cloud Control validates them and fill its defaults
    * on reads (default: the registry schemas Cairn ships, `registrySchema`). Where it gives none, the type's

@@ -42,7 +42,9 @@ export function fillSchemaDefaults(root: Schema, node: unknown, value: unknown, 
   if (!isObject(value) || !isObject(s.properties)) return;
   for (const [k, sub] of Object.entries(s.properties)) {
     const r = resolve(root, sub);
-    if (value[k] === undefined && r && r.default !== undefined && r.default !== null) value[k] = structuredClone(r.default); // `default: null` means none
+    // A `default` beside a `$ref` is the property's own; else the referenced definition's.
+    const d = isObject(sub) && sub.default !== undefined ? sub.default : r?.default;
+    if (value[k] === undefined && d !== undefined && d !== null) value[k] = structuredClone(d); // `default: null` means none
     else if (value[k] !== undefined) fillSchemaDefaults(root, sub, value[k], depth + 1);
   }
 }

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FakeCloudControl, type FakeCloudControlOptions } from "./fake-cloud.js";
 import { FakeApiError } from "./fake-errors.js";
+import { FakeS3, s3Body } from "./fake-s3.js";
 import { Provider } from "../../providers/aws/provider.js";
 
 /** A running fake: where it listens, the cloud behind it, and how to stop it. */
@@ -13,6 +14,8 @@ export interface ServedFakeCloudControl {
   /** `http://127.0.0.1:<port>`: give it as `endpoint` to an `aws.Provider`, or as `AWS_ENDPOINT_URL_CLOUDCONTROL`. */
   endpoint: string;
   cloud: FakeCloudControl;
+  /** The S3 objects Lambda code assets were uploaded as, into the fake cloud's buckets. */
+  s3: FakeS3;
   /** Environment variables that point a child process (`npx tsx infra.ts up`) at the fake. */
   env: Record<string, string>;
   /**
@@ -44,7 +47,9 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
  */
 export async function serveFakeCloudControl(options: FakeCloudControlOptions & { port?: number; cloud?: FakeCloudControl } = {}): Promise<ServedFakeCloudControl> {
   const cloud = options.cloud ?? new FakeCloudControl(options);
+  const s3 = new FakeS3(() => cloud.objects("AWS::S3::Bucket").map((b) => b.identifier));
   const server: Server = createServer((req, res) => {
+    if (s3.serves(req)) return void s3Body(req).then((b) => s3.answer(req, res, b));
     const target = String(req.headers["x-amz-target"] ?? "");
     const reply = (status: number, payload: unknown) => {
       res.writeHead(status, { "content-type": "application/x-amz-json-1.0" });
@@ -65,8 +70,9 @@ export async function serveFakeCloudControl(options: FakeCloudControlOptions & {
   return {
     endpoint,
     cloud,
+    s3,
     provider: new Provider(`fake-cloudcontrol-${port}`, { region: "us-east-1", endpoint, credentials: { accessKeyId: "fake", secretAccessKey: "fake" } }),
-    env: { AWS_ENDPOINT_URL_CLOUDCONTROL: endpoint, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "fake", AWS_SECRET_ACCESS_KEY: "fake" },
+    env: { AWS_ENDPOINT_URL_CLOUDCONTROL: endpoint, AWS_ENDPOINT_URL_S3: endpoint, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "fake", AWS_SECRET_ACCESS_KEY: "fake" },
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

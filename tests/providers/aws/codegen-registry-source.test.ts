@@ -40,6 +40,22 @@ describe("the vendored registry as the generator reads it", () => {
     expect(() => new Ajv({ strict: true }).compile(trimmed)).not.toThrow();
   });
 
+  it("the trimmed schema keeps each property's default, at any depth, and drops an empty pattern", () => {
+    const trimmed = trimSchema(
+      schema({
+        properties: { Mode: { type: "string", default: "JSON", pattern: "" }, Opts: { $ref: "#/definitions/Opts" } },
+        definitions: { Opts: { type: "object", properties: { Retries: { type: "integer", default: 2 } } } },
+      }),
+      { droppedPatterns: [] },
+    );
+    expect(trimmed).toEqual({
+      type: "object",
+      properties: { Mode: { type: "string", default: "JSON" }, Opts: { $ref: "#/definitions/Opts" } },
+      definitions: { Opts: { type: "object", properties: { Retries: { type: "integer", default: 2 } } } },
+    });
+    expect(() => new Ajv({ strict: true }).compile(trimmed)).not.toThrow();
+  });
+
   it("registry facts: paths without /properties/, unordered arrays at depth, no create handler means not provisionable", () => {
     const s = schema({
       properties: { Rules: { type: "array", insertionOrder: false, items: { $ref: "#/definitions/Rule" } }, Name: { type: "string", maxLength: 20 } },

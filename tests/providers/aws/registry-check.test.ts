@@ -86,3 +86,30 @@ describe("preview refuses what Cloud Control would refuse", () => {
     expect(checkInputs(lambda(), { role: ROLE, code: { zipFile: "x" }, runtime: "nodejs22.x", memorySize: 256, packageType: "Zip" })).toEqual([]);
   });
 });
+
+describe("values known only at apply are checked once known, before their request", () => {
+  it("a value that resolves at apply to one the registry refuses fails that resource before any Cloud Control call for it, naming it, the path and its line", async () => {
+    const stack = stackOf(() => {
+      const queue = new Queue("jobs", { queueName: "jobs" });
+      // Known only once the queue exists; its ARN holds ':' and the handler pattern refuses no character but whitespace, so a space makes it invalid.
+      new LambdaFunction("fn", { role: ROLE, code: { zipFile: "exports.h=1" }, handler: queue.arn.apply((a) => `index ${a}`) });
+    });
+    const plan = await stack.preview();
+    expect(plan.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const failures: string[] = [];
+    stack.events.subscribe((e) => e.type === "step-failed" && failures.push(e.error));
+    expect((await stack.up()).summary?.failed).toBe(1);
+    expect(failures).toEqual([expect.stringMatching(/input "handler": must match the pattern \^\[\^\\s\]\+\$ .*nothing was sent to the provider.*\(declared at tests\/providers\/aws\/registry-check\.test\.ts:\d+:\d+\)$/)]);
+    expect(created().map((c) => c.typeName)).toEqual(["AWS::SQS::Queue"]);
+  });
+
+  it("a value that resolves at apply to one the registry accepts is created as planned", async () => {
+    const stack = stackOf(() => {
+      const queue = new Queue("jobs", { queueName: "jobs" });
+      new LambdaFunction("fn", { role: ROLE, code: { zipFile: "exports.h=1" }, handler: queue.queueName.apply((n) => `${n}.handler`) });
+    });
+    await stack.up();
+    expect(created().map((c) => c.typeName)).toEqual(["AWS::SQS::Queue", "AWS::Lambda::Function"]);
+  });
+});
+

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Ajv } from "ajv";
-import { registrySchema } from "../../../src/providers/aws/cloudcontrol/registry-schema.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { generatedDataFile, registrySchema } from "../../../src/providers/aws/cloudcontrol/registry-schema.js";
 import { handlerPermissions } from "../../../src/providers/aws/cloudcontrol/permissions.js";
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false, allowUnionTypes: true, logger: false });
@@ -13,6 +15,14 @@ describe("the registry's data at run time", () => {
     expect(validate({ QueueName: "jobs", MessageRetentionPeriod: 60 })).toBe(true);
     expect(validate({ QueueName: "jobs", DelaySeconds: "soon" })).toBe(false);
     expect(validate.errors?.map((e) => e.instancePath)).toContain("/DelaySeconds");
+  });
+
+  it("the shipped schemas keep the registry's defaults and hold no empty pattern", () => {
+    expect(registrySchema("AWS::SSM::Document")).toMatchObject({ properties: { DocumentFormat: { default: "JSON" }, UpdateMethod: { default: "Replace" } } });
+    const dir = dirname(generatedDataFile("registry/AWS_SQS.json"));
+    const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+    expect(files.length).toBeGreaterThan(200);
+    for (const f of files) expect(readFileSync(join(dir, f), "utf8"), f).not.toMatch(/"pattern":\s*""/);
   });
 
   it("registrySchema keeps definitions, enums and patterns and drops descriptions", () => {

@@ -24,6 +24,13 @@ describe("reads from the fake Cloud Control", () => {
     expect(got.BucketEncryption).toMatchObject({ ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }] });
   });
 
+  it("fill in the shipped registry schemas' defaults for a type with no curated ones (an SSM document's format)", async () => {
+    const cloud = new FakeCloudControl({ pollsToFinish: 0 });
+    const id = await create(cloud, "AWS::SSM::Document", { Content: { schemaVersion: "2.2", mainSteps: [] } });
+    const got = await read(cloud, "AWS::SSM::Document", id);
+    expect(got).toMatchObject({ DocumentFormat: "JSON" });
+  });
+
   it("never return write-only properties, nested ones included, and drop an object left empty by them", async () => {
     const cloud = fakeCloud();
     const id = await create(cloud, FN, fnModel({ Secret: "hunter2" }));

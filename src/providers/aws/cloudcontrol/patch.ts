@@ -55,12 +55,29 @@ function valueAt(model: Props, path: readonly string[]): unknown {
   return cur;
 }
 
+/**
+ * The object at `segs`'s parent when every member of it is write-only: a read never returns that object at
+ * all (Lambda's `Code`), so a patch must add it whole, not a member of it ("Cannot perform an `add`
+ * operation at the desired path"). Else `segs` itself.
+ */
+function writeOnlyAnchor(info: TypeInfo, paths: TypePaths, segs: string[]): string[] {
+  let shape: Shape | undefined = info.byCfn.get(segs[0]!)?.shape;
+  for (let i = 1; i < segs.length && shape !== undefined; i++) {
+    const obj = objectOf(info, shape);
+    if (!obj) break;
+    const parent = segs.slice(0, i);
+    if (obj.props.every((p) => paths.writeOnly.has([...parent, p.cfn].join("/")))) return parent;
+    shape = obj.byCfn.get(segs[i]!)?.shape;
+  }
+  return segs;
+}
+
 /** The paths whose values are re-sent whole: each write-only path, cut at its first array (`*`), outermost only. */
-function resendPaths(paths: TypePaths): string[][] {
+function resendPaths(info: TypeInfo, paths: TypePaths): string[][] {
   const cut = [...paths.writeOnly].map((p) => {
     const segs = p.split("/");
     const star = segs.indexOf("*");
-    return star < 0 ? segs : segs.slice(0, star);
+    return writeOnlyAnchor(info, paths, star < 0 ? segs : segs.slice(0, star));
   });
   const joined = cut.map((s) => s.join("/"));
   return cut.filter((s, i) => s.length > 0 && !joined.some((o, j) => j !== i && isAtOrUnder(joined[i]!, o) && (o !== joined[i] || j < i)));
@@ -87,7 +104,7 @@ export function patchDocument(info: TypeInfo, olds: Props, news: Props): Operati
   // Nor a remove of a write-only value: the model the patch is applied to never holds one.
   let kept = ops.filter((op) => !frozen(paths, opPath(op)) && !(op.op === "remove" && [...paths.writeOnly].some((w) => isAtOrUnder(opPath(op), w))));
   const resend: Operation[] = [];
-  for (const segs of resendPaths(paths)) {
+  for (const segs of resendPaths(info, paths)) {
     const at = segs.join("/");
     const value = valueAt(news, segs);
     // Cloud Control refuses a create-only path in a patch, even with the value it has (pulumi-aws-native #1448).

@@ -18,16 +18,33 @@ export function isFinished(e: ProgressEvent): boolean {
   return TERMINAL.has(e.OperationStatus ?? "");
 }
 
-/** The longest pause between two polling rounds. */
+/**
+ * Each request's own schedule: first checked soon after it starts (most requests of simple types finish
+ * within a second or two), then with pauses growing with its age (a tenth of it), so a request is never
+ * noticed much later than it finished, relative to how long it took, yet a long one (a database, minutes)
+ * costs few checks.
+ */
+const FIRST_CHECK_MS = 250;
+const PAUSE_OF_AGE = 0.1;
+const MIN_PAUSE_MS = 250;
 const MAX_PAUSE_MS = 10_000;
-/** The first pause: most requests of simple types finish within a second or two. */
-const FIRST_PAUSE_MS = 500;
+/** Rounds are at least this far apart, however many requests fall due in between: one round serves them all. */
+const MIN_ROUND_GAP_MS = 250;
 /** Page size of ListResourceRequests (the API's maximum). */
 const PAGE = 100;
 
 interface Waiter {
   resolve: (e: ProgressEvent) => void;
   reject: (e: unknown) => void;
+}
+
+/** A request waited for: who waits, when it started and when it is next due to be checked. */
+interface Tracked {
+  waiters: Waiter[];
+  since: number;
+  due: number;
+  /** Not to be asked about before this time (the request's `RetryAfter`). */
+  notBefore: number;
 }
 
 /** How many calls polling made, for the bench and tests. */
@@ -37,17 +54,24 @@ export interface PollStats {
   statusCalls: number;
 }
 
+/** The pause before a request that is `ageMs` old is checked again. */
+const pauseFor = (ageMs: number): number => Math.min(MAX_PAUSE_MS, Math.max(MIN_PAUSE_MS, Math.round(ageMs * PAUSE_OF_AGE)));
+
 /**
- * The requests of one Cloud Control configuration (account and region) being waited for.
+ * The requests of one Cloud Control configuration (account and region) being waited for. Every request has
+ * its own schedule; a round runs when the first of them is due, and its one `ListResourceRequests` call
+ * reports on all of them, so a request started just now is never stuck behind an old one's long pause.
  *
  * @example const done = await pollerFor(cc, ctx.clock).wait(ctx, (await cc.create(ctx, input)));
  */
 export class RequestPoller {
-  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly waiting = new Map<string, Tracked>();
   /** Set when the credentials may not list requests (`cloudformation:ListResourceRequests`): each is asked directly. */
   private listDenied = false;
   private loop: Promise<void> | undefined;
-  private retryAfterMs = 0;
+  /** Ends the loop's pause early, when a request is due before it ends. */
+  private wake: { at: number; controller: AbortController } | undefined;
+  private lastRound = -Infinity;
   readonly stats: PollStats = { rounds: 0, listCalls: 0, statusCalls: 0 };
 
   constructor(private readonly cc: CloudControl) {}
@@ -59,7 +83,6 @@ export class RequestPoller {
   wait(ctx: Pick<CallContext, "signal" | "clock">, event: ProgressEvent): Promise<ProgressEvent> {
     if (isFinished(event) || !event.RequestToken) return Promise.resolve(event);
     const token = event.RequestToken;
-    this.noteRetryAfter(event);
     return new Promise<ProgressEvent>((resolve, reject) => {
       if (ctx.signal.aborted) return reject(ctx.signal.reason);
       const w: Waiter = {
@@ -77,11 +100,23 @@ export class RequestPoller {
         reject(ctx.signal.reason);
       };
       ctx.signal.addEventListener("abort", onAbort, { once: true });
-      const list = this.waiting.get(token);
-      if (list) list.push(w);
-      else this.waiting.set(token, [w]);
-      this.loop ??= this.run(ctx.clock).finally(() => (this.loop = undefined));
+      this.track(token, w, event, ctx.clock.now());
+      if (this.loop) this.wakeBy(this.waiting.get(token)!.due);
+      else this.loop = this.run(ctx.clock).finally(() => (this.loop = undefined));
     });
+  }
+
+  /** Adds a waiter, and the request's schedule when it is new. */
+  private track(token: string, w: Waiter, event: ProgressEvent, now: number): void {
+    let t = this.waiting.get(token);
+    if (!t) this.waiting.set(token, (t = { waiters: [], since: now, due: now + FIRST_CHECK_MS, notBefore: 0 }));
+    t.waiters.push(w);
+    this.noteRetryAfter(t, event, now);
+  }
+
+  /** Ends the loop's pause if it would last beyond `due`. */
+  private wakeBy(due: number): void {
+    if (this.wake && due < this.wake.at) this.wake.controller.abort();
   }
 
   /** Pages through the requests, settling those waited for that finished; `wanted` keeps those not listed. */
@@ -101,63 +136,117 @@ export class RequestPoller {
       }
       for (const e of out.ResourceRequestStatusSummaries ?? []) {
         if (!e.RequestToken || !wanted.delete(e.RequestToken)) continue;
-        this.noteRetryAfter(e);
-        if (isFinished(e)) this.settle(e);
+        this.observed(e, ctx.clock.now());
       }
       next = out.NextToken;
       if (!next) break;
     }
   }
 
-  private drop(token: string, w: Waiter): void {
-    const list = this.waiting.get(token)?.filter((x) => x !== w) ?? [];
-    if (list.length) this.waiting.set(token, list);
-    else this.waiting.delete(token);
+  /** What a round learnt of one request: its end, or when AWS asks to be asked again. */
+  private observed(e: ProgressEvent, now: number): void {
+    if (isFinished(e)) return this.settle(e);
+    const t = this.waiting.get(e.RequestToken!);
+    if (t) this.noteRetryAfter(t, e, now);
   }
 
-  private noteRetryAfter(e: ProgressEvent): void {
-    if (e.RetryAfter) this.retryAfterMs = Math.max(this.retryAfterMs, e.RetryAfter.getTime() - Date.now());
+  private drop(token: string, w: Waiter): void {
+    const t = this.waiting.get(token);
+    if (!t) return;
+    t.waiters = t.waiters.filter((x) => x !== w);
+    if (!t.waiters.length) this.waiting.delete(token);
+  }
+
+  /** `RetryAfter` is a wall-clock time: it becomes a time on the run's clock by its distance from now. */
+  private noteRetryAfter(t: Tracked, e: ProgressEvent, now: number): void {
+    if (e.RetryAfter) t.notBefore = Math.max(t.notBefore, now + (e.RetryAfter.getTime() - Date.now()));
   }
 
   private settle(e: ProgressEvent): void {
     const token = e.RequestToken!;
-    const list = this.waiting.get(token);
+    const t = this.waiting.get(token);
     this.waiting.delete(token);
-    for (const w of list ?? []) w.resolve(e);
+    for (const w of t?.waiters ?? []) w.resolve(e);
   }
 
-  /** Rounds while anything is waited for: pause (growing, or as AWS asks), then one poll for all. */
+  /** When the next round runs: when the first request is due, but not sooner than the gap after the last. */
+  private nextRound(): number {
+    let first = Infinity;
+    for (const t of this.waiting.values()) first = Math.min(first, Math.max(t.due, t.notBefore));
+    return Math.max(first, this.lastRound + MIN_ROUND_GAP_MS);
+  }
+
+  /** Pauses until `at`, or until a request that is due sooner arrives. */
+  private async pauseUntil(clock: Clock, at: number): Promise<void> {
+    const controller = new AbortController();
+    this.wake = { at, controller };
+    try {
+      await clock.sleep(milliseconds(at - clock.now()), controller.signal);
+    } catch (e) {
+      if (!controller.signal.aborted) throw e;
+    } finally {
+      this.wake = undefined;
+    }
+  }
+
+  /** Rounds while anything is waited for: each when the first request is due, one poll for all. */
   private async run(clock: Clock): Promise<void> {
-    for (let pause = FIRST_PAUSE_MS; this.waiting.size; pause = Math.min(MAX_PAUSE_MS, Math.round(pause * 1.5))) {
-      const ms = Math.max(pause, this.retryAfterMs);
-      this.retryAfterMs = 0;
-      await clock.sleep(milliseconds(ms));
-      if (!this.waiting.size) return;
+    while (this.waiting.size) {
+      const at = this.nextRound();
+      if (at > clock.now()) {
+        await this.pauseUntil(clock, at);
+        continue;
+      }
+      this.lastRound = clock.now();
+      let polled = [...this.waiting.keys()];
       try {
-        await this.poll(clock);
+        const skipped = await this.poll(clock);
+        if (skipped.size) polled = polled.filter((t) => !skipped.has(t));
       } catch (e) {
         // A transient failure just costs a round; anything else ends every wait with its error.
-        if (isTransientError(e)) continue;
-        for (const [token, list] of [...this.waiting]) {
-          this.waiting.delete(token);
-          for (const w of list) w.reject(e);
+        if (!isTransientError(e)) {
+          for (const [token, t] of [...this.waiting]) {
+            this.waiting.delete(token);
+            for (const w of t.waiters) w.reject(e);
+          }
         }
       }
+      this.reschedule(polled, clock.now());
     }
   }
 
-  /** One round: the list of requests (as many pages as the requests waited for need), then status calls for any not listed. */
-  private async poll(clock: Clock): Promise<void> {
+  /** Every request a round reported on is next due after its own pause, from now. */
+  private reschedule(polled: string[], now: number): void {
+    for (const token of polled) {
+      const t = this.waiting.get(token);
+      if (t) t.due = now + pauseFor(now - t.since);
+    }
+  }
+
+  /**
+   * One round: the list of requests (as many pages as the requests waited for need), then a status call for
+   * each one not listed that is due. Resolves with those not reported on (not listed, and not yet due).
+   */
+  private async poll(clock: Clock): Promise<Set<string>> {
     this.stats.rounds++;
     const ctx = { clock, signal: new AbortController().signal };
+    const now = clock.now();
     const wanted = new Set(this.waiting.keys());
     if (!this.listDenied) await this.pollList(ctx, wanted);
+    const skipped = new Set<string>();
     for (const token of wanted) {
-      if (!this.waiting.has(token)) continue;
+      const t = this.waiting.get(token);
+      if (!t) continue;
+      // Asked one by one, a request costs a call each time: only when it is due.
+      if (Math.max(t.due, t.notBefore) > now) {
+        skipped.add(token);
+        continue;
+      }
       this.stats.statusCalls++;
       const { ProgressEvent: e } = await this.cc.status(ctx, token);
-      if (e && isFinished(e)) this.settle(e);
+      if (e) this.observed(e, clock.now());
     }
+    return skipped;
   }
 }
 
