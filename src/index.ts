@@ -34,11 +34,12 @@ export { IncompleteCreateError, TransientError, isTransientError } from "./core/
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";
 export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./core/predicate.js";
 export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./wait/outcome.js";
-export { Stack, type StackOptions, type RunOptions, type CallSignals, type UpResult, type RefreshChange, type Confirm } from "./stack/stack.js";
+export { Stack, type StackOptions, type RunOptions, type CallSignals, type UpResult, type RefreshChange, type Confirm, type DataLossOptions } from "./stack/stack.js";
 export type { RoundInfo } from "./stack/options.js";
 export type { ProviderOverrides } from "./program/registry.js";
 export { CairnError } from "./stack/errors.js";
-export { hasChanges, countSteps, isChanging, isPartial, waitsReadyNow, type DeferredPart, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason } from "./plan/plan.js";
+export { DataLossError } from "./stack/data-loss.js";
+export { hasChanges, countSteps, isChanging, isPartial, waitsReadyNow, type DeferredPart, type Plan, type PlanStep, type StepKind, type PlanDiagnostic, type ReplaceReason, type DataLoss } from "./plan/plan.js";
 export { planPermissions, type PlanPermissions, type PolicyDocument, type PermissionOptions, type PermissionsOf } from "./plan/permissions.js";
 export type { CreateStep, UpdateStep, ReplaceStep, DeleteStep, ReadStep, WaitStep, SameStep } from "./plan/steps/index.js";
 export type { ChangeStepFields, PlanMode } from "./plan/steps/step-parts.js";

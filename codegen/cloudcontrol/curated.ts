@@ -15,6 +15,8 @@ const typeSchema = z.strictObject({
   naming: z.strictObject({ min: z.number().int().optional(), max: z.number().int().optional(), pattern: z.string().optional() }).optional(),
   /** Why the type cannot be made through Cloud Control and what to use instead (cite the source). */
   unprovisionable: z.string().optional(),
+  /** Why the type's objects hold data though the specification's `isStateful` does not say so (cite the source). */
+  stateful: z.string().min(1).optional(),
 });
 
 const fileSchema = z.strictObject({

@@ -230,6 +230,7 @@ export function decideResource(r: Resource, env: DecideEnv): TypeModel {
   const wait = waitData(r, curated);
   if (wait) data.wait = wait;
   if (r.arnTemplate) data.arn = r.arnTemplate;
+  if (r.isStateful || curated?.stateful) data.stateful = true;
   renameReserved([...props, ...attrs]);
   const args: InterfaceModel = { name: env.claim(`${name}Args`), docs: `Inputs of {@link ${name}}.`, fields: props.map((p) => p.field) };
   // The identifier is always there once the object exists, even when the program leaves it to the cloud, and

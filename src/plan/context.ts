@@ -13,6 +13,7 @@ import type { PlanDiagnostic, PlanStep, PriorObject, StepMeta } from "./plan.js"
 import type { ValueResolver, ResourceValue } from "../runtime/values.js";
 import type { ReadRunner } from "../runtime/bounded-read.js";
 import type { AutoNaming } from "./auto-names.js";
+import type { ResourceSchema } from "../provider/schema.js";
 
 /** Single-run planning options (the CLI's `--target`, `--replace`, `--refresh`, `--refresh-only`). */
 export interface PlanOptions {
@@ -45,6 +46,11 @@ export interface PlanInput {
   growth?: { listen(listener: (node: ResourceNode) => void): () => void };
   /** How objects whose type names them are named when the program gives no name; absent: never named. */
   autoNames?: AutoNaming;
+  /**
+   * The schema of a type, for objects the program no longer declares (is their delete a loss of data?);
+   * absent: none is known, and no delete is marked.
+   */
+  schemaOf?: (type: string) => ResourceSchema | undefined;
 }
 
 /** Decisions carried from one planning pass to the next (see {@link makePlan}). */

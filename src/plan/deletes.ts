@@ -2,6 +2,7 @@ import type { Urn } from "../core/urn.js";
 import type { ResourceState, StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep } from "./plan.js";
 import { priorOf } from "./context.js";
+import { deleteLoss } from "./data-loss.js";
 
 /** Recorded resources that depend on each URN. */
 function dependentsIndex(state: StackState): Map<string, ResourceState[]> {
@@ -34,14 +35,21 @@ export function destroyScope(state: StackState, targets: readonly string[]): Set
   return out;
 }
 
-/** A delete step for a recorded resource, or for one of its deposed objects. */
-function deleteStep(r: ResourceState, deposed?: NonNullable<ResourceState["deposed"]>[number]): PlanStep {
+/**
+ * A delete step for a recorded resource, or for one of its deposed objects; marked as data loss when its
+ * type is `stateful` and the object goes (not retained, not deposed).
+ */
+function deleteStep(r: ResourceState, stateful: (type: string) => boolean, deposed?: NonNullable<ResourceState["deposed"]>[number]): PlanStep {
   const o = deposed ?? r;
-  return {
+  const step: PlanStep = {
     kind: "delete", urn: r.urn, type: r.type, deps: [], id: o.id, olds: o.inputs, outputs: o.outputs,
     retain: deposed ? false : (r.retainOnDelete ?? false), deposed: deposed !== undefined, secretKeys: o.secretKeys ?? [],
     prior: priorOf({ deps: deposed ? (deposed.deps ?? r.deps) : r.deps, provider: deposed?.provider ?? r.provider, timeouts: r.timeouts }),
   };
+  // Asked only of an object that goes: most deletes are of types with no schema lookup needed.
+  const loss = !step.retain && !step.deposed ? deleteLoss(step, stateful(r.type)) : undefined;
+  if (loss) step.dataLoss = loss;
+  return step;
 }
 
 /**
@@ -57,13 +65,15 @@ export function planDeletes(
   claimed: (urn: string) => boolean,
   inScope: ReadonlySet<string> | undefined,
   diagnostics: PlanDiagnostic[],
+  /** True for a type whose objects hold data (their deletes are marked as data loss). */
+  stateful: (type: string) => boolean = () => false,
 ): PlanStep[] {
   const out: PlanStep[] = [];
   // Every record is looked at, in a change to 100,000 resources too: no list of them, no empty list each.
   for (const urn in state.resources) {
     const r = state.resources[urn]!;
     if (inScope && !inScope.has(r.urn)) continue;
-    if (r.deposed) for (const d of r.deposed) out.push(deleteStep(r, d));
+    if (r.deposed) for (const d of r.deposed) out.push(deleteStep(r, stateful, d));
     if (claimed(r.urn)) continue;
     if (r.protect && !r.retainOnDelete) {
       diagnostics.push({
@@ -72,7 +82,7 @@ export function planDeletes(
         message: `${r.urn} is protected and cannot be deleted. It is no longer in the program: put it back, or set protect: false on it and run up before removing it (or run \`state unprotect ${r.urn}\`).`,
       });
     }
-    out.push(deleteStep(r));
+    out.push(deleteStep(r, stateful));
   }
   return out;
 }

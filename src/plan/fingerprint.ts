@@ -36,10 +36,10 @@ function plain(v: unknown): boolean {
 /** The options of a managed resource as text; "" for the defaults (nearly every resource). */
 function optionsText(o: CustomNode["options"]): string {
   const plainDefaults =
-    !o.protect && !o.retainOnDelete && !o.deleteBeforeReplace && !o.ignoreChanges.length && !o.replaceOnChanges.length &&
+    !o.protect && !o.retainOnDelete && !o.allowDataLoss && !o.deleteBeforeReplace && !o.ignoreChanges.length && !o.replaceOnChanges.length &&
     !o.aliases.length && !o.replaceTriggeredBy.length && o.import === undefined && o.autoName === undefined && Object.keys(o.customTimeouts).length === 0;
   if (plainDefaults) return "";
-  return `${json([o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.ignoreChanges, o.replaceOnChanges, o.aliases, o.customTimeouts, o.import ?? null, ...(o.autoName === undefined ? [] : [o.autoName])])}\u0001${json(o.replaceTriggeredBy)}`;
+  return `${json([o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.ignoreChanges, o.replaceOnChanges, o.aliases, o.customTimeouts, o.import ?? null, ...(o.autoName === undefined ? [] : [o.autoName]), ...(o.allowDataLoss ? ["allowDataLoss"] : [])])}\u0001${json(o.replaceTriggeredBy)}`;
 }
 
 /** One node as a line of text: kind, URN, dependencies, provider, then what its kind declares. */

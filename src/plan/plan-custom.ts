@@ -15,6 +15,7 @@ import { deleteFirstChain } from "./cascade.js";
 import { checkedInputs, type CheckedInputs } from "./checked-inputs.js";
 import { foreseen, plannedForCreate, plannedForUpdate } from "./planned-value.js";
 import { renamedForReplace, withAutoName } from "./auto-names.js";
+import { isStateful, replaceLoss } from "./data-loss.js";
 
 /** The decision for every resource not in state. */
 const CREATE: Decision = Object.freeze({ kind: "create" });
@@ -244,6 +245,8 @@ function recordDecision(p: Planning, decision: Decision, f: Facts, ctx: PlanCont
         replaceKeys: decision.replaceKeys, reason: decision.reason, deleteFirst: decision.deleteFirst, secretKeys: f.secretKeys, meta: f.meta, prior: priorOf(o), site,
       };
       if (decision.cause !== undefined) step.cause = decision.cause;
+      const loss = replaceLoss(decision.reason, node.options, isStateful(node.definition.schema));
+      if (loss) step.dataLoss = loss;
       value = foreseen(p.provider, plannedForCreate(news, f.secrets), news);
       break;
     }

@@ -4,7 +4,7 @@ import type { DeclarationSite } from "../core/declaration-site.js";
 import { STEP_KINDS, stepKindOf, type PlanStep, type StepKind } from "./steps/index.js";
 import type { PlanMode } from "./steps/step-parts.js";
 
-export type { ReplaceReason, StepMeta, StepBase, AdoptedObject, PriorObject } from "./steps/step-parts.js";
+export type { DataLoss, ReplaceReason, StepMeta, StepBase, AdoptedObject, PriorObject } from "./steps/step-parts.js";
 export type { PlanStep, StepKind, StepOf } from "./steps/index.js";
 export { STEP_KINDS, isChanging } from "./steps/index.js";
 

@@ -15,6 +15,7 @@ import { planCustom } from "./plan-custom.js";
 import { planLookup } from "./plan-lookup.js";
 import { planWait, explainByUsers, outputNotes, waitsNeededByUsers } from "./plan-wait.js";
 import { checkDeleteProviders, planDeletes } from "./deletes.js";
+import { isStateful } from "./data-loss.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
 import { thrownMessage } from "../core/thrown.js";
@@ -181,7 +182,8 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   const kept = keptForLater(input.state, claimed, ctx.deferrals.unknownOn);
   const keptUrns = new Set<string>(kept.map((r) => r.urn));
   keepReferencedOld(ordered, kept);
-  const deletes = planDeletes(input.state, keptUrns.size ? (urn: string) => claimed(urn) || keptUrns.has(urn) : claimed, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics);
+  const stateful = (type: string) => isStateful(input.schemaOf?.(type));
+  const deletes = planDeletes(input.state, keptUrns.size ? (urn: string) => claimed(urn) || keptUrns.has(urn) : claimed, ctx.inTarget ? new Set(opts.targets) : undefined, diagnostics, stateful);
   checkDeleteProviders(deletes, (t, urn) => input.providers(t, urn) !== undefined, diagnostics);
   const steps = deletes.length ? [...ordered, ...deletes] : ordered;
   // Only deletes add edges that could close a cycle (the program graph itself has none): check those plans.

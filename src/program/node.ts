@@ -72,6 +72,8 @@ interface NodeBase {
 export interface ManagedOptions {
   protect: boolean;
   retainOnDelete: boolean;
+  /** A replace may delete the old object's data (`allowDataLoss`). */
+  allowDataLoss: boolean;
   deleteBeforeReplace: boolean;
   /** Input attributes whose changes are ignored (`"*"`: all of them). */
   ignoreChanges: readonly string[];

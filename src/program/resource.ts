@@ -45,8 +45,19 @@ export interface ResourceOptions {
   replaceOnChanges?: readonly string[];
   /** When replacing, delete the old object before creating the new one (for names that must be unique). */
   deleteBeforeReplace?: boolean;
-  /** When removed from the program, forget it instead of deleting the cloud object. */
+  /**
+   * When removed from the program, or replaced, forget the object instead of deleting it: it stays in the
+   * cloud, with its data (CDK's `RemovalPolicy.RETAIN`). Its delete is then not data loss.
+   */
   retainOnDelete?: boolean;
+  /**
+   * Allow a replace of this resource to delete its old object with the data in it, when its type is stateful
+   * (a database, bucket, table, file system, log group): without it `up` refuses such a plan, unless run with
+   * `--allow-data-loss <name>`. CDK's `RemovalPolicy.DESTROY`; `protect` is the opposite, refusing even that.
+   *
+   * @example new rds.DBInstance("scratch", { engine: "postgres", … }, { allowDataLoss: true })
+   */
+  allowDataLoss?: boolean;
   /** Earlier identities: a renamed or re-parented resource keeps its cloud object. */
   aliases?: readonly Alias[];
   /** Time budgets for the provider's create, update and delete: Durations or text such as `"10m"`. */
@@ -249,6 +260,7 @@ function makeNode(
 const DEFAULT_OPTIONS: ManagedOptions = Object.freeze({
   protect: false,
   retainOnDelete: false,
+  allowDataLoss: false,
   deleteBeforeReplace: false,
   ignoreChanges: Object.freeze([]),
   replaceOnChanges: Object.freeze([]),
@@ -260,7 +272,7 @@ const DEFAULT_OPTIONS: ManagedOptions = Object.freeze({
 });
 
 /** Every option {@link managedOptions} reads: when none is given, the resource gets {@link DEFAULT_OPTIONS}. */
-const OPTION_KEYS = ["protect", "retainOnDelete", "deleteBeforeReplace", "ignoreChanges", "replaceOnChanges", "replaceTriggeredBy", "aliases", "customTimeouts", "import", "autoName"] as const;
+const OPTION_KEYS = ["protect", "retainOnDelete", "allowDataLoss", "deleteBeforeReplace", "ignoreChanges", "replaceOnChanges", "replaceTriggeredBy", "aliases", "customTimeouts", "import", "autoName"] as const;
 
 /** True when `opts` gives any option {@link managedOptions} reads (nearly every resource gives none). */
 function hasManagedOptions(opts: ResourceOptions): boolean {
@@ -291,6 +303,7 @@ function managedOptions(opts: ResourceOptions, at: Declaration): ManagedOptions 
   return {
     protect: flag(opts.protect, "protect", what),
     retainOnDelete: flag(opts.retainOnDelete, "retainOnDelete", what),
+    allowDataLoss: flag(opts.allowDataLoss, "allowDataLoss", what),
     deleteBeforeReplace: flag(opts.deleteBeforeReplace, "deleteBeforeReplace", what),
     ignoreChanges: names(opts.ignoreChanges, "ignoreChanges", what),
     replaceOnChanges: names(opts.replaceOnChanges, "replaceOnChanges", what),

@@ -65,6 +65,12 @@ export interface ResourceSchema {
    * object is planned for creation and kept in state as the program's own input.
    */
   autoName?: AutoNameRule;
+  /**
+   * Its objects hold data the program does not (a database, a bucket, a table, a file system, a log group):
+   * replacing or deleting one loses that data, so the plan marks the step as data loss and `up` refuses it
+   * unless it is allowed (the resource's `allowDataLoss: true`, or `--allow-data-loss <name>`). Default false.
+   */
+  stateful?: boolean;
 }
 
 /** Input attribute names that force replacement. */

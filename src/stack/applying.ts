@@ -11,6 +11,7 @@ import { planAgainst } from "./planning.js";
 import type { RunContext } from "./run-context.js";
 import { note, planFor } from "./stack-parts.js";
 import { DEFAULT_PARALLEL } from "./options.js";
+import { refuseDataLoss } from "./data-loss.js";
 
 /** The evaluated program a plan was made from: this process's, or a fresh evaluation that must match. */
 async function runtimeFor(ctx: RunContext, plan: Plan, state: StackState, idle: AbortSignal): Promise<ProgramRuntime | undefined> {
@@ -42,6 +43,11 @@ export async function confirmAndApply(ctx: RunContext, plan: Plan, state: StackS
   planSecrets(plan, ctx.secrets);
   refuseUnfitPlan(plan, state, planFor(ctx));
   const program = plan.mode === "update" && made ? made : await runtimeFor(ctx, plan, state, idle);
+  // Destroy is the user asking for every object to go: its plan marks data loss, and is not refused for it.
+  if (plan.mode === "update") {
+    const unused = refuseDataLoss(plan, { allow: run.allowDataLoss ?? [], program, round: run.round ?? 1 });
+    if (unused.length && (run.round ?? 1) === 1) note(ctx, "warning", `--allow-data-loss ${unused.join(", ")}: no step of this plan replaces or deletes a stateful resource of that name or URN.`);
+  }
   if (confirm && !(await confirm(plan))) return { result: { plan }, state };
   if (cancel?.aborted) {
     note(ctx, "warning", "Cancelled before anything was applied: nothing was changed.");

@@ -106,6 +106,20 @@ export interface RunOptions extends PlanOptions, CallSignals {
   upstream?: readonly Plan[];
 }
 
+/**
+ * What a run of `up` (or `apply` of a saved plan) allows beyond what the program says.
+ * @example const opts: DataLossOptions = { allowDataLoss: ["db", "urn:cairn:dev::shop::aws:s3:Bucket::uploads"] };
+ */
+export interface DataLossOptions {
+  /**
+   * Resources (names or URNs) whose replace or delete may lose a stateful object's data (`--allow-data-loss`):
+   * without it `up` refuses such a plan before anything is applied, unless the resource has `allowDataLoss: true`.
+   *
+   * @example await stack.up({ allowDataLoss: ["db"] })
+   */
+  allowDataLoss?: readonly string[];
+}
+
 /** What `up` and `destroy` return. */
 export interface UpResult {
   plan: Plan;

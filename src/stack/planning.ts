@@ -29,7 +29,7 @@ export async function planAgainst(ctx: RunContext, state: StackState, opts: RunO
     {
       project: ctx.program.name, stack: ctx.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
       read: readRunner(ctx),
-      providers: ctx.providers, stuck: idle, growth: declarations, autoNames: autoNamingOf(ctx), ...(runtime.applies ? { applies: runtime.applies } : {}),
+      providers: ctx.providers, stuck: idle, growth: declarations, autoNames: autoNamingOf(ctx), schemaOf: (type) => ctx.definitions.find(type)?.schema, ...(runtime.applies ? { applies: runtime.applies } : {}),
     },
     opts,
   );

@@ -3,8 +3,9 @@ import type { Urn } from "../core/urn.js";
 import type { Plan } from "../plan/plan.js";
 import { CairnError } from "./errors.js";
 import { destroyVerdict, stackGraph } from "./readers.js";
-import type { CallSignals, Confirm, RunOptions, UpResult } from "./options.js";
+import type { CallSignals, Confirm, DataLossOptions, RunOptions, UpResult } from "./options.js";
 import { signalsOf } from "./signals.js";
+import { isStateful } from "../plan/data-loss.js";
 import { destroyPlan } from "./special-plans.js";
 import { runRounds, type RoundSteps } from "./rounds.js";
 import { confirmAndApply } from "./applying.js";
@@ -25,7 +26,7 @@ export async function preview(ctx: RunContext, opts: RunOptions): Promise<Plan> 
  * Plans, asks `confirm` (default: yes), and applies exactly that plan, in rounds, all under one lock.
  * @example const result = await up(ctx, { confirm: async () => true });
  */
-export async function up(ctx: RunContext, opts: RunOptions & { confirm?: Confirm }): Promise<UpResult> {
+export async function up(ctx: RunContext, opts: RunOptions & DataLossOptions & { confirm?: Confirm }): Promise<UpResult> {
   if (opts.upstream?.length) throw new CairnError("up reads the outputs other stacks have committed: `upstream` plans are for preview only.");
   return locked(ctx, "up", async (state, idle) => {
     const plan = await planAgainst(ctx, state, opts, idle, false);
@@ -37,7 +38,7 @@ export async function up(ctx: RunContext, opts: RunOptions & { confirm?: Confirm
  * Applies a plan made earlier by {@link preview}: exactly its steps, then the rounds it left for later.
  * @example const result = await apply(ctx, plan, { confirm });
  */
-export async function apply(ctx: RunContext, plan: Plan, opts: { confirm?: Confirm } & CallSignals): Promise<UpResult> {
+export async function apply(ctx: RunContext, plan: Plan, opts: { confirm?: Confirm } & DataLossOptions & CallSignals): Promise<UpResult> {
   return locked(ctx, "up", (state, idle) => {
     const later = (plan.deferred ?? []).filter((p) => p.kind !== "kept").length;
     if (later) note(ctx, "info", `This plan left ${later} part(s) for a later round (they wait for values known only during apply): after applying it, up plans and applies them in this run.`);
@@ -59,7 +60,7 @@ export async function destroy(ctx: RunContext, opts: { targets?: readonly Urn[];
   }
   await ctx.evaluations.declareProviders();
   return locked(ctx, "destroy", async (state, idle) => {
-    const plan = destroyPlan(planFor(ctx), state, opts.targets ?? [], (t, urn) => ctx.providers(t, urn) !== undefined);
+    const plan = destroyPlan(planFor(ctx), state, opts.targets ?? [], (t, urn) => ctx.providers(t, urn) !== undefined, (t) => isStateful(ctx.definitions.find(t)?.schema));
     traced(ctx, plan);
     return (await confirmAndApply(ctx, plan, state, { confirm: opts.confirm, idle, ...signalsOf(opts) })).result;
   });
@@ -69,7 +70,7 @@ export async function destroy(ctx: RunContext, opts: { targets?: readonly Urn[];
  * How `up` runs its rounds: each later round plans against the state the last one left (no refresh: it
  * was just applied) and is confirmed as a round of its own.
  */
-function roundSteps(ctx: RunContext, opts: RunOptions & { confirm?: Confirm } & CallSignals, idle: AbortSignal, madeHere = true): RoundSteps {
+function roundSteps(ctx: RunContext, opts: RunOptions & DataLossOptions & { confirm?: Confirm } & CallSignals, idle: AbortSignal, madeHere = true): RoundSteps {
   const later: RunOptions = opts.targets ? { targets: opts.targets } : {};
   return {
     plan: (state) => planAgainst(ctx, state, later, idle, false),
@@ -77,7 +78,7 @@ function roundSteps(ctx: RunContext, opts: RunOptions & { confirm?: Confirm } & 
       const confirm = opts.confirm && ((p: Plan) => opts.confirm!(p, { round }));
       // A plan given to `apply` is matched to the program by its fingerprint; the rounds after it were planned here.
       const made = madeHere || round > 1 ? ctx.evaluations.latest?.runtime : undefined;
-      return confirmAndApply(ctx, plan, state, { confirm, idle, made, ...signalsOf(opts) });
+      return confirmAndApply(ctx, plan, state, { confirm, idle, made, round, ...(opts.allowDataLoss ? { allowDataLoss: opts.allowDataLoss } : {}), ...signalsOf(opts) });
     },
     note: (m) => note(ctx, "info", m),
     stopped: () => !!(ctx.options.signal?.aborted || opts.signal?.aborted),

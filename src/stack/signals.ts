@@ -7,6 +7,10 @@ export interface ApplyControl extends CallSignals {
   idle: AbortSignal;
   /** The evaluated program the plan was just made from (else it is found by the plan's fingerprint). */
   made?: ProgramRuntime | undefined;
+  /** Resources (names or URNs) whose data this run may lose (`--allow-data-loss`); absent for destroy. */
+  allowDataLoss?: readonly string[];
+  /** Which round of `up` this is (1 when not given). */
+  round?: number;
 }
 
 /**

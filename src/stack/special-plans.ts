@@ -28,14 +28,21 @@ export function emptyPlan(of: PlanFor, state: StackState): Plan {
  *
  * @example destroyPlan({ project, stack }, state, [], (type, urn) => providers(type, urn) !== undefined)
  */
-export function destroyPlan(of: PlanFor, state: StackState, targets: readonly Urn[], hasProvider: (type: string, urn: Urn) => boolean): Plan {
+export function destroyPlan(
+  of: PlanFor,
+  state: StackState,
+  targets: readonly Urn[],
+  hasProvider: (type: string, urn: Urn) => boolean,
+  /** True for a type whose objects hold data: their deletes are marked as data loss (shown, not refused). */
+  stateful: (type: string) => boolean = () => false,
+): Plan {
   const plan = emptyPlan(of, state);
   plan.mode = "destroy";
   const scope = targets.length ? destroyScope(state, targets) : undefined;
   for (const t of targets) {
     if (!state.resources[t]) plan.diagnostics.push({ severity: "error", message: `--target ${t}: no resource with this URN in state. Run \`state list\` to see the URNs.` });
   }
-  plan.steps = planDeletes(state, () => false, scope, plan.diagnostics);
+  plan.steps = planDeletes(state, () => false, scope, plan.diagnostics, stateful);
   checkDeleteProviders(plan.steps, hasProvider, plan.diagnostics);
   // A targeted destroy keeps the stack outputs: the rest of the stack still stands.
   plan.outputsChanged = !scope && Object.keys(state.outputs).length > 0;

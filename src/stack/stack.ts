@@ -14,12 +14,12 @@ import type { ForgetPlan, ImportPlan, RenamePlan, StateEdit, UnprotectPlan } fro
 import type { RestoredStack, StackRemoval } from "./stack-backup.js";
 import { adminTarget, removeStack, restoreStack, stackSummaries } from "./stack-admin.js";
 import { stackGraph, type StackGraph } from "./readers.js";
-import type { CallSignals, Confirm, RefreshChange, RunOptions, StackOptions, UpResult } from "./options.js";
+import type { CallSignals, Confirm, DataLossOptions, RefreshChange, RunOptions, StackOptions, UpResult } from "./options.js";
 import { runContext, type RunContext } from "./run-context.js";
 import * as runs from "./run-commands.js";
 import * as edits from "./state-commands.js";
 
-export type { CallSignals, Confirm, RefreshChange, RunOptions, StackOptions, UpResult } from "./options.js";
+export type { CallSignals, Confirm, DataLossOptions, RefreshChange, RunOptions, StackOptions, UpResult } from "./options.js";
 
 /**
  * One stack of a program: everything the CLI can do, as methods returning typed results, with engine
@@ -52,17 +52,21 @@ export class Stack {
     return runs.preview(this.run, opts);
   }
 
-  /** Plans, asks `confirm` (default: yes), and applies exactly that plan, all under one lock. */
-  async up(opts: RunOptions & { confirm?: Confirm } = {}): Promise<UpResult> {
+  /**
+   * Plans, asks `confirm` (default: yes), and applies exactly that plan, all under one lock. A plan that
+   * replaces or deletes a stateful object with its data is refused (`DataLossError`, before anything is
+   * applied or confirmed) unless the resource has `allowDataLoss: true` or `allowDataLoss` names it.
+   */
+  async up(opts: RunOptions & DataLossOptions & { confirm?: Confirm } = {}): Promise<UpResult> {
     return runs.up(this.run, opts);
   }
 
   /**
    * Applies a plan made earlier by {@link preview} (in this process, or saved with `preview --out` and read
    * back): exactly its steps. Refuses if the state changed since, or if the program now declares something
-   * else than the program the plan was made from.
+   * else than the program the plan was made from; and, as {@link up} does, a plan that loses data not allowed.
    */
-  async apply(plan: Plan, opts: { confirm?: Confirm } & CallSignals = {}): Promise<UpResult> {
+  async apply(plan: Plan, opts: { confirm?: Confirm } & DataLossOptions & CallSignals = {}): Promise<UpResult> {
     return runs.apply(this.run, plan, opts);
   }
 

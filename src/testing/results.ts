@@ -1,7 +1,7 @@
 import type { ApplySummary, EngineEvent } from "../apply/events.js";
 import type { ActionKind } from "../plan/actions.js";
 import type { WaitOutcome, WaitOutcomeKind } from "../wait/outcome.js";
-import { hasChanges, type Plan, type PlanDiagnostic, type PlanStep, type ReplaceReason, type StepKind } from "../plan/plan.js";
+import { hasChanges, type Plan, type PlanDiagnostic, type PlanStep, type ReplaceReason, type StepKind, type DataLoss } from "../plan/plan.js";
 import { nameOf, type Urn } from "../core/urn.js";
 import type { Props, StackState } from "../state/types.js";
 import type { MockCall } from "./mock-table.js";
@@ -29,6 +29,11 @@ export interface TestStep {
   reason?: ReplaceReason;
   /** The old object is deleted before the new one is created. */
   deleteFirst?: boolean;
+  /**
+   * A replace or delete that deletes a stateful object with its data: `{ allowed }` says whether the program
+   * allows it (`allowDataLoss: true`); `up` refuses it otherwise, unless `allowDataLoss` names the resource.
+   */
+  dataLoss?: DataLoss;
   /** A wait: whether it runs in this plan. */
   needed?: boolean;
   /** A wait: why it runs, or why it is not needed. */
@@ -122,7 +127,7 @@ export interface TestUpResult {
 
 /** Which field of a step each optional {@link TestStep} field is, when the step has it. */
 const TEST_FIELDS = {
-  inputs: "news", before: "olds", changed: "changed", replaceKeys: "replaceKeys", reason: "reason", deleteFirst: "deleteFirst",
+  inputs: "news", before: "olds", changed: "changed", replaceKeys: "replaceKeys", reason: "reason", deleteFirst: "deleteFirst", dataLoss: "dataLoss",
   deferred: "deferred", needed: "needed", why: "why", until: "untilText", timeoutMs: "timeoutMs",
 } as const satisfies Partial<Record<keyof TestStep, string>>;
 

@@ -50,6 +50,8 @@ export interface TestOpOptions {
   targets?: readonly string[];
   /** Replace these resources (names or URNs) even if nothing changed. */
   replace?: readonly string[];
+  /** `up` only: let these resources (names or URNs) lose a stateful object's data, as `--allow-data-loss`. */
+  allowDataLoss?: readonly string[];
 }
 
 /**
@@ -103,7 +105,7 @@ export class TestRun {
   async up(opts: TestOpOptions = {}): Promise<TestUpResult> {
     await this.prepare(opts, true);
     const from = this.mark();
-    const r = await this.stack.up(await this.planOptions(opts));
+    const r = await this.stack.up({ ...(await this.planOptions(opts)), ...(opts.allowDataLoss ? { allowDataLoss: opts.allowDataLoss } : {}) });
     return this.result(r.plan, r.summary, from);
   }
 

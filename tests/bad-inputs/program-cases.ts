@@ -83,6 +83,7 @@ const badOptions: [string, Record<string, unknown>, RegExp][] = [
   ["protect as text", { protect: "yes" }, /protect must be true or false \(got "yes"\)/],
   ["protect as a number", { protect: 1 }, /protect must be true or false \(got 1\)/],
   ["retainOnDelete as text", { retainOnDelete: "no" }, /retainOnDelete must be true or false \(got "no"\)/],
+  ["allowDataLoss as text", { allowDataLoss: "yes" }, /allowDataLoss must be true or false \(got "yes"\)/],
   ["ignoreChanges as one string", { ignoreChanges: "v" }, /ignoreChanges must be a list of input attribute names/],
   ["dependsOn a string", { dependsOn: ["b"] }, /dependsOn of "a" \(bad:in:Box\) must list resources, waits or outputs of them; got b/],
   ["dependsOn a number", { dependsOn: [42] }, /dependsOn of "a" \(bad:in:Box\) must list resources, waits or outputs of them; got 42/],

@@ -215,7 +215,11 @@ export default program("small", () => {
   new Role("r", { roleName: "small-role", assumeRolePolicyDocument: { Version: "2012-10-17", Statement: [] } });
 });
 `);
-    const r = await run(dir, ["up", "--yes"]);
+    // A queue is stateful: its delete is known as data loss even though no module the program imports defines it.
+    const refused = await run(dir, ["up", "--yes"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("urn:cairn:dev::small::aws:sqs:Queue::q (aws:sqs:Queue): deletes the Queue and its data because it left the program");
+    const r = await run(dir, ["up", "--yes", "--allow-data-loss", "q"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/deleted urn:cairn:dev::small::aws:sqs:Queue::q/);
     expect(fake.cloud.objects("AWS::SQS::Queue").filter((o) => o.properties.QueueName === "small-q")).toEqual([]);

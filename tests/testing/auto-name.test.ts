@@ -55,7 +55,8 @@ describe("auto-naming on the engine", () => {
     const run = await testProgram(queueApp(vars), { mocks: queueMocks() });
     const old = (await run.up()).resources.jobs!.inputs.queueName as string;
     vars.fifo = true;
-    const r = await run.up();
+    // A queue is stateful (its messages go with it): the replace is allowed for this test.
+    const r = await run.up({ allowDataLoss: ["jobs"] });
     const step = r.plan.step("jobs", "replace");
     expect(step.replaceKeys).toContain("fifoQueue");
     expect(step.deleteFirst).toBe(false);
@@ -68,7 +69,7 @@ describe("auto-naming on the engine", () => {
   it("--replace gives a new name too", async () => {
     const run = await testProgram(queueApp(), { mocks: queueMocks() });
     const old = (await run.up()).resources.jobs!.inputs.queueName;
-    const r = await run.up({ replace: ["jobs"] });
+    const r = await run.up({ replace: ["jobs"], allowDataLoss: ["jobs"] });
     expect(r.resources.jobs!.inputs.queueName).toMatch(NAME);
     expect(r.resources.jobs!.inputs.queueName).not.toBe(old);
   });

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { hasChanges } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, yesOption, type PlanFlags } from "./options.js";
@@ -12,6 +12,7 @@ interface UpOptions extends PlanFlags {
   json?: boolean;
   diff?: boolean;
   plan?: string;
+  allowDataLoss?: string[];
 }
 
 /**
@@ -25,7 +26,12 @@ export function registerUp(root: Command, ctx: CliContext): void {
     .addOption(yesOption("apply"))
     .addOption(diffOption())
     .addOption(jsonOption())
-    .option("--plan <file>", "apply exactly the plan saved by `preview --out <file>` (refused if state or program moved on)");
+    .option("--plan <file>", "apply exactly the plan saved by `preview --out <file>` (refused if state or program moved on)")
+    .addOption(
+      new Option("--allow-data-loss <name>", "let this resource (name or URN) be replaced or deleted although its stateful object's data goes with it (repeatable)").argParser(
+        (v: string, prev: string[] = []) => [...prev, v],
+      ),
+    );
   addPlanOptions(cmd, "apply").action(async (o: UpOptions, cmd: Command) => {
     const run = ctx.run(cmd, { json: o.json ?? false });
     try {
@@ -41,7 +47,8 @@ export function registerUp(root: Command, ctx: CliContext): void {
       if (o.plan && (o.target?.length || o.replace?.length || o.refresh || o.refreshOnly)) {
         throw new UsageError("--plan applies a saved plan as it is: --target, --replace, --refresh and --refresh-only belong to the preview that made it.", cmd);
       }
-      const r = o.plan ? await run.stack.apply(await readPlanFile(o.plan, ctx.io.env.CAIRN_PASSPHRASE), { confirm }) : await run.stack.up({ ...planOptions(o), confirm });
+      const allow = o.allowDataLoss ? { allowDataLoss: o.allowDataLoss } : {};
+      const r = o.plan ? await run.stack.apply(await readPlanFile(o.plan, ctx.io.env.CAIRN_PASSPHRASE), { confirm, ...allow }) : await run.stack.up({ ...planOptions(o), confirm, ...allow });
       if (!r.summary) {
         if (hasChanges(r.plan) && !run.json && !ctx.signal.aborted) run.reporter.print(run.c.yellow("Cancelled: nothing was changed."));
         return ctx.finishApply(run, undefined, hasChanges(r.plan));

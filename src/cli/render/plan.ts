@@ -9,6 +9,7 @@ import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { DetailOptions, PlanView } from "../../plan/steps/step-parts.js";
 import { planViewOnDemand } from "../../plan/plan-view.js";
 import { renderRefresh } from "./events.js";
+import { dataLossSteps } from "../../plan/data-loss.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */
 export interface PlanRenderOptions {
@@ -151,6 +152,21 @@ function stepBlock(step: PlanStep, details: readonly string[], c: Colors): strin
 }
 
 /**
+ * The note under a plan that loses data: how many steps, and what `up` does about them; undefined when none.
+ * @example dataLossNote(plan) // "! 1 step deletes a stateful object with its data (marked \"! data loss\"): up refuses it unless …"
+ */
+export function dataLossNote(plan: Plan): string | undefined {
+  const losses = dataLossSteps(plan);
+  if (losses.length === 0) return undefined;
+  const n = losses.length;
+  const what = `! ${n === 1 ? "1 step deletes a stateful object with its data" : `${n} steps delete stateful objects with their data`} (marked "! data loss")`;
+  if (plan.mode === "destroy") return `${what}: destroy deletes ${n === 1 ? "it" : "them"} as asked; to keep one, run up with retainOnDelete: true on it first.`;
+  const refused = losses.filter((l) => !l.loss.allowed).length;
+  if (refused === 0) return `${what}: the program allows ${n === 1 ? "it" : "them"} (allowDataLoss).`;
+  return `${what}: up refuses ${refused === n ? (n === 1 ? "it" : "them") : `${refused} of them`} unless allowed, with --allow-data-loss <name> or the resource's allowDataLoss: true.`;
+}
+
+/**
  * The plan's blocks around its steps: before them whether anything changes and the drift a refresh found;
  * after them the deferred parts, the outputs, problems, and the count.
  */
@@ -166,6 +182,8 @@ function framing(plan: Plan, c: Colors): { head: string[]; tail: string[] } {
   if (deferred) tail.push(deferred);
   if (Object.keys(plan.outputs).length && plan.mode !== "destroy") tail.push(outputsBlock(plan.outputs, plan.secretOutputs, plan.outputNotes));
   for (const d of plan.diagnostics) tail.push(`${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`);
+  const loss = dataLossNote(plan);
+  if (loss) tail.push(c.red(loss));
   if (errors) tail.push(c.red(`\nThe plan has ${errors} error(s): nothing can be applied until ${errors === 1 ? "it is" : "they are"} fixed.`));
   else if (changes) tail.push(`\n${planCountLine(plan)}`);
   return { head, tail };

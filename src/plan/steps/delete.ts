@@ -2,7 +2,8 @@ import * as z from "zod/mini";
 import type { Props } from "../../state/types.js";
 import { valueLines } from "./attribute-lines.js";
 import { actionId, alwaysChanges, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
-import type { ActionSpec, PlanView, PriorObject, StepBase, StepKindSpec } from "./step-parts.js";
+import type { ActionSpec, DataLoss, DetailOptions, PlanView, PriorObject, StepBase, StepKindSpec } from "./step-parts.js";
+import { dataLossLine, deleteLossText } from "./data-loss-text.js";
 
 /** An object no longer declared (or left deposed by an interrupted replace): deleted, or forgotten with `retainOnDelete`. */
 export interface DeleteStep extends StepBase {
@@ -16,6 +17,8 @@ export interface DeleteStep extends StepBase {
   deposed: boolean;
   secretKeys: string[];
   prior: PriorObject;
+  /** The object is a stateful one, deleted with its data (never for `retain` or `deposed`). */
+  dataLoss?: DataLoss;
 }
 
 /** Deleting the object. */
@@ -39,16 +42,24 @@ export interface ForgetAction {
 /** A delete as a saved plan holds it. */
 export const deleteSchema = z.object({
   ...planParts.base, kind: z.literal("delete"), id: planParts.id, olds: planParts.props, outputs: planParts.props, retain: z.boolean(), deposed: z.boolean(),
-  secretKeys: planParts.names, prior: planParts.prior,
+  secretKeys: planParts.names, prior: planParts.prior, dataLoss: planParts.dataLoss,
 });
 
 /** A delete as `--json` prints it. */
-export const deleteJson = z.strictObject({ ...jsonParts.base, op: z.literal("delete"), retain: z.boolean(), deposed: z.boolean() });
+export const deleteJson = z.strictObject({ ...jsonParts.base, op: z.literal("delete"), retain: z.boolean(), deposed: z.boolean(), data_loss: jsonParts.dataLoss });
 
 function why(step: DeleteStep, plan: PlanView): string | undefined {
   if (step.deposed) return "an old object left by an interrupted replace";
   if (plan.mode === "destroy") return undefined;
   return step.retain ? "no longer in the program; retainOnDelete: the cloud object is kept, only forgotten" : "no longer in the program";
+}
+
+const dataLoss = (step: DeleteStep, plan: PlanView) => (step.dataLoss ? { loss: step.dataLoss, what: deleteLossText(step, plan.mode) } : undefined);
+
+/** The lines under the plan line: the data-loss warning first, then why, then (`--diff`) the values deleted. */
+function details(step: DeleteStep, plan: PlanView, declared: readonly string[], o: DetailOptions): string[] {
+  const lines = whyLines(why(step, plan), declared, o.diff ? valueLines(step.olds, step.secretKeys, o) : []);
+  return step.dataLoss ? [dataLossLine(step.dataLoss, deleteLossText(step, plan.mode), o.colors), ...lines] : lines;
 }
 
 /** The delete step kind. */
@@ -65,8 +76,9 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
   label: (step) => (step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete"),
   color: "red",
   why,
-  details: (step, plan, declared, o) => whyLines(why(step, plan), declared, o.diff ? valueLines(step.olds, step.secretKeys, o) : []),
-  toJson: (step, plan) => addFields(jsonBase(step, why(step, plan)), { retain: step.retain, deposed: step.deposed }),
+  dataLoss,
+  details,
+  toJson: (step, plan) => addFields(jsonBase(step, why(step, plan)), { retain: step.retain, deposed: step.deposed, data_loss: step.dataLoss && { allowed: step.dataLoss.allowed } }),
 };
 
 /** The delete action kind. */

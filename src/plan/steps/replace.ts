@@ -4,7 +4,8 @@ import type { ProviderRecord } from "../../state/types.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
 import { actionId, alwaysChanges, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
-import type { ActionSpec, ChangeStepFields, PlanView, ReplaceReason, StepKindSpec } from "./step-parts.js";
+import type { ActionSpec, ChangeStepFields, DataLoss, DetailOptions, PlanView, ReplaceReason, StepKindSpec } from "./step-parts.js";
+import { dataLossLine, replaceLossText } from "./data-loss-text.js";
 
 /** A resource whose object is replaced: a new one is made and the old one deleted, in the order `deleteFirst` says. */
 export interface ReplaceStep extends ChangeStepFields {
@@ -19,6 +20,8 @@ export interface ReplaceStep extends ChangeStepFields {
    * (see `DeferredPart`) still reference it, and the plan that plans them deletes it after they let go.
    */
   keepOld?: boolean;
+  /** The old object is a stateful one, deleted with its data (absent when it is kept, `retainOnDelete`). */
+  dataLoss?: DataLoss;
 }
 
 /** Making the replacement. */
@@ -44,13 +47,13 @@ const REASONS = ["attributes", "tainted", "requested", "replaceOnChanges", "prov
 /** A replace as a saved plan holds it. */
 export const replaceSchema = z.object({
   ...planParts.base, kind: z.literal("replace"), ...changeParts, replaceKeys: planParts.names, deleteFirst: z.boolean(), keepOld: z.optional(z.boolean()), cause: z.optional(z.string()),
-  reason: z.enum(REASONS),
+  reason: z.enum(REASONS), dataLoss: planParts.dataLoss,
 });
 
 /** A replace as `--json` prints it: the changed paths, the keys that force it, why, and the order. */
 export const replaceJson = z.strictObject({
   ...jsonParts.base, op: z.literal("replace"), changes: z.array(jsonParts.change), drift: z.array(z.string()), replace_keys: z.array(z.string()), reason: z.string(),
-  cause: z.optional(z.string()), delete_first: z.boolean(), import_id: z.optional(z.string()),
+  cause: z.optional(z.string()), delete_first: z.boolean(), import_id: z.optional(z.string()), data_loss: jsonParts.dataLoss,
 });
 
 function formatSettings(p: ProviderRecord | undefined): string {
@@ -87,6 +90,14 @@ function reasonText(step: ReplaceStep, plan: PlanView): string {
 
 const why = (step: ReplaceStep, plan: PlanView) => adopting(step, reasonText(step, plan));
 
+const dataLoss = (step: ReplaceStep) => (step.dataLoss ? { loss: step.dataLoss, what: replaceLossText(step) } : undefined);
+
+/** The lines under the plan line: the data-loss warning first, when the old object's data goes with it. */
+function details(step: ReplaceStep, plan: PlanView, declared: readonly string[], o: DetailOptions): string[] {
+  const lines = whyLines(why(step, plan), declared, changeLines(step, markedForcing(step), o));
+  return step.dataLoss ? [dataLossLine(step.dataLoss, replaceLossText(step), o.colors), ...lines] : lines;
+}
+
 /** The keys the printed plan marks as forcing the replacement (not for a reason unrelated to attributes). */
 const markedForcing = (s: ReplaceStep) => (s.reason !== "tainted" && s.reason !== "requested" && s.reason !== "provider" ? s.replaceKeys : []);
 /** The keys `--json` marks as forcing the replacement: only when attributes or `replaceOnChanges` force it. */
@@ -113,11 +124,12 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
   label,
   color: "magenta",
   why,
-  details: (step, plan, declared, o) => whyLines(why(step, plan), declared, changeLines(step, markedForcing(step), o)),
+  dataLoss,
+  details,
   toJson: (step, plan) =>
     addFields(jsonBase(step, why(step, plan)), {
       changes: jsonChanges(step, jsonForcing(step)), drift: driftedKeys(step), replace_keys: step.replaceKeys, reason: step.reason,
-      cause: step.cause || undefined, delete_first: step.deleteFirst, import_id: step.adopt?.id,
+      cause: step.cause || undefined, delete_first: step.deleteFirst, import_id: step.adopt?.id, data_loss: step.dataLoss && { allowed: step.dataLoss.allowed },
     }),
 };
 

@@ -21,6 +21,19 @@ import { maskProps, toJsonData } from "../../core/value-text.js";
  */
 export type ReplaceReason = "attributes" | "tainted" | "requested" | "replaceOnChanges" | "provider" | "dependency" | "triggered";
 
+/**
+ * Applying the step deletes a stateful object (its type's schema says `stateful`: a database, bucket, table,
+ * file system, log group…) and the data in it: a replace's old object, or an object no longer declared.
+ * `up` refuses a plan with such a step unless it is allowed: by the program (`allowed`, the resource's
+ * `allowDataLoss: true`) or by the run (`--allow-data-loss <name or URN>`).
+ *
+ * @example const loss: DataLoss = { allowed: false };
+ */
+export interface DataLoss {
+  /** The program allows it: the resource has `allowDataLoss: true`. */
+  allowed: boolean;
+}
+
 /** State-only facts a step records along with its resource (they are not provider inputs). */
 export interface StepMeta {
   parent?: Urn;
@@ -150,6 +163,11 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   asDependency?: (step: S) => string;
   /** Why it is in the plan, in words; undefined when it speaks for itself. */
   why(step: S, plan: PlanView): string | undefined;
+  /**
+   * What applying it does to a stateful object's data (`replaces the DBInstance because engine changed: …`),
+   * when it is marked as losing data ({@link DataLoss}); undefined otherwise, and for kinds that never do.
+   */
+  dataLoss?: (step: S, plan: PlanView) => { loss: DataLoss; what: string } | undefined;
   /** The lines under its plan line: why, where it was declared (`declared`), then the attributes it touches. */
   details(step: S, plan: PlanView, declared: readonly string[], o: DetailOptions): string[];
   /** It as `--json` prints it (names spelt out, secrets masked, unknowns as `{ "$unknown": true }`). */
@@ -258,6 +276,7 @@ export const planParts = {
     triggers: z.optional(z.string()), declaredIn: z.optional(z.object({ on: z.array(urn), waitsFor: z.string() })),
   }),
   prior: z.object({ deps: z.array(urn), provider, timeouts }),
+  dataLoss: z.optional(z.object({ allowed: z.boolean() })),
   adopt: z.optional(z.object({ id: z.string(), inputs: z.record(z.string(), z.unknown()), outputs: z.record(z.string(), z.unknown()), secretKeys: z.array(z.string()) })),
   base: { urn, type: z.string().check(z.minLength(1)), deps: z.array(urn) },
 };
@@ -282,6 +301,8 @@ export const jsonParts = {
     after: z.optional(jsonValue),
     forces_replacement: z.boolean(),
   }),
+  /** Present when the step deletes a stateful object's data (see {@link DataLoss}). */
+  dataLoss: z.optional(z.strictObject({ allowed: z.boolean() })),
 };
 
 /** One action of a step: what the scheduler runs and a handler carries out. */

@@ -44,7 +44,7 @@ describe("auto-naming through Cloud Control", () => {
     expect(fake.cloud.count("CreateResource")).toBe(creates);
 
     fifo = true;
-    const r = await stack.up();
+    const r = await stack.up({ allowDataLoss: ["jobs"] }); // a queue is stateful: its replace loses its messages
     expect(r.summary?.ok).toBe(true);
     const [queue] = fake.cloud.objects("AWS::SQS::Queue");
     expect(fake.cloud.objects("AWS::SQS::Queue")).toHaveLength(1);

@@ -57,7 +57,7 @@ function attribute(p: PropInfo, input: boolean): AttributeSchema {
 
 /**
  * The engine's schema of a type: inputs (with force-new and secret flags), outputs (stable identifiers),
- * and wait defaults (curated, else {@link DEFAULT_WAIT_TIMEOUT_MS}).
+ * wait defaults (curated, else {@link DEFAULT_WAIT_TIMEOUT_MS}), and whether its objects hold data.
  *
  * @example schemaOf(info).inputs?.functionName?.forceNew // true
  */
@@ -72,7 +72,7 @@ export function schemaOf(info: TypeInfo): ResourceSchema {
   if (info.wait?.failWhen) wait.failWhen = info.wait.failWhen;
   if (info.wait?.reason) wait.reasonAttribute = info.wait.reason;
   const autoName = autoNameRule(info);
-  return { inputs, outputs, wait, ...(autoName ? { autoName } : {}) };
+  return { inputs, outputs, wait, ...(autoName ? { autoName } : {}), ...(info.stateful ? { stateful: true } : {}) };
 }
 
 /**

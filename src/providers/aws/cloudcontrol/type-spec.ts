@@ -70,6 +70,11 @@ export interface TypeSpecData {
   arn?: string;
   /** What the CloudFormation registry schema says of the type (absent: a hand-written type, every handler). */
   reg?: RegistryData;
+  /**
+   * Its objects hold data (the specification's `isStateful`, or curated): replacing or deleting one is data
+   * loss, which `up` refuses unless allowed.
+   */
+  stateful?: true;
 }
 
 /**
@@ -160,6 +165,8 @@ export interface TypeInfo extends ObjectInfo {
   arnTemplate?: string;
   /** The registry's facts; for a hand-written type without them, every handler and no paths. */
   registry: RegistryInfo;
+  /** Its objects hold data (see {@link TypeSpecData.stateful}). */
+  stateful?: true;
 }
 
 /** `{ Key, Value }`, the type of every standard tag list. */
@@ -216,6 +223,7 @@ export function decodeTypeSpec(cfnType: string, token: string, data: TypeSpecDat
   if (data.tags && tagProp) info.tags = { prop: tagProp, variant: data.tags[1] };
   if (data.wait) info.wait = data.wait;
   if (data.arn) info.arnTemplate = data.arn;
+  if (data.stateful) info.stateful = true;
   return info;
 }
 

@@ -479,7 +479,7 @@ export interface LogAnomalyDetectorOutputs extends LogAnomalyDetectorArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-loggroup.html | CloudFormation: AWS::Logs::LogGroup}
  */
-export const LogGroup = cloudControlType<LogGroupArgs, LogGroupOutputs>("AWS::Logs::LogGroup", "aws:logs:LogGroup", '{"p":[["RetentionInDays",["enum",1,3,5,7,14,30,60,90,120,150,180,365,400,545,731,1096,1827,2192,2557,2922,3288,3653]],["KmsKeyId","string"],["LogGroupName","string",66],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["FieldIndexPolicies",["array","json"]],["LogGroupClass",["enum","STANDARD","INFREQUENT_ACCESS","DELIVERY"]],["ResourcePolicyDocument","json"],["DeletionProtectionEnabled","boolean"],["BearerTokenAuthenticationEnabled","boolean"],["Arn","string",72]],"id":["LogGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LogGroupName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"LogGroupName","min":1,"max":512,"pattern":""}},"arn":"arn:${Partition}:logs:${Region}:${Account}:log-group:${LogGroupName}"}');
+export const LogGroup = cloudControlType<LogGroupArgs, LogGroupOutputs>("AWS::Logs::LogGroup", "aws:logs:LogGroup", '{"p":[["RetentionInDays",["enum",1,3,5,7,14,30,60,90,120,150,180,365,400,545,731,1096,1827,2192,2557,2922,3288,3653]],["KmsKeyId","string"],["LogGroupName","string",66],["Tags",["array",["ref","Tag"]]],["DataProtectionPolicy","json"],["FieldIndexPolicies",["array","json"]],["LogGroupClass",["enum","STANDARD","INFREQUENT_ACCESS","DELIVERY"]],["ResourcePolicyDocument","json"],["DeletionProtectionEnabled","boolean"],["BearerTokenAuthenticationEnabled","boolean"],["Arn","string",72]],"id":["LogGroupName"],"tags":["Tags","standard"],"reg":{"h":"crudl","co":["LogGroupName"],"ro":["Arn"],"uo":["Tags"],"tg":[true,true,true],"nm":{"path":"LogGroupName","min":1,"max":512,"pattern":""}},"arn":"arn:${Partition}:logs:${Region}:${Account}:log-group:${LogGroupName}","stateful":true}');
 /** A {@link LogGroup} instance: its attributes as typed outputs. */
 export type LogGroup = InstanceType<typeof LogGroup>;
 
@@ -567,7 +567,7 @@ export interface LogGroupOutputs extends LogGroupArgs {
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-logs-logstream.html | CloudFormation: AWS::Logs::LogStream}
  */
-export const LogStream = cloudControlType<LogStreamArgs, LogStreamOutputs>("AWS::Logs::LogStream", "aws:logs:LogStream", '{"p":[["LogStreamName","string",66],["LogGroupName","string",67]],"id":["LogGroupName","LogStreamName"],"reg":{"h":"crdl","co":["LogGroupName","LogStreamName"],"tg":[false,true,true],"nm":{"path":"LogStreamName"}}}');
+export const LogStream = cloudControlType<LogStreamArgs, LogStreamOutputs>("AWS::Logs::LogStream", "aws:logs:LogStream", '{"p":[["LogStreamName","string",66],["LogGroupName","string",67]],"id":["LogGroupName","LogStreamName"],"reg":{"h":"crdl","co":["LogGroupName","LogStreamName"],"tg":[false,true,true],"nm":{"path":"LogStreamName"}},"stateful":true}');
 /** A {@link LogStream} instance: its attributes as typed outputs. */
 export type LogStream = InstanceType<typeof LogStream>;
 

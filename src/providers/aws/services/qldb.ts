@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-qldb-ledger.html | CloudFormation: AWS::QLDB::Ledger}
  */
-export const Ledger = cloudControlType<LedgerArgs, LedgerOutputs>("AWS::QLDB::Ledger", "aws:qldb:Ledger", '{"p":[["PermissionsMode","string",1],["DeletionProtection","boolean"],["KmsKey","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:qldb:${Region}:${Account}:ledger/${LedgerName}"}');
+export const Ledger = cloudControlType<LedgerArgs, LedgerOutputs>("AWS::QLDB::Ledger", "aws:qldb:Ledger", '{"p":[["PermissionsMode","string",1],["DeletionProtection","boolean"],["KmsKey","string"],["Tags",["array",["ref","Tag"]]],["Name","string",66],["Id","string",72,"awsId"]],"id":["Id"],"tags":["Tags","standard"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:qldb:${Region}:${Account}:ledger/${LedgerName}","stateful":true}');
 /** A {@link Ledger} instance: its attributes as typed outputs. */
 export type Ledger = InstanceType<typeof Ledger>;
 

@@ -17,7 +17,7 @@ import { cloudControlType, type AwsTag } from "../cloudcontrol/define.js";
  *
  * @see {@link https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-sdb-domain.html | CloudFormation: AWS::SDB::Domain}
  */
-export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::SDB::Domain", "aws:sdb:Domain", '{"p":[["Description","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sdb:${Region}:${Account}:domain/${DomainName}"}');
+export const Domain = cloudControlType<DomainArgs, DomainOutputs>("AWS::SDB::Domain", "aws:sdb:Domain", '{"p":[["Description","string"],["Id","string",72,"awsId"]],"id":["Id"],"reg":{"h":"","nc":"the CloudFormation registry has no schema for it, so Cloud Control cannot provision it"},"arn":"arn:${Partition}:sdb:${Region}:${Account}:domain/${DomainName}","stateful":true}');
 /** A {@link Domain} instance: its attributes as typed outputs. */
 export type Domain = InstanceType<typeof Domain>;
 
