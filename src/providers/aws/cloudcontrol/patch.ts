@@ -10,7 +10,7 @@
 import type { Operation } from "fast-json-patch";
 import { isDeepStrictEqual } from "node:util";
 import { member } from "./compare.js";
-import { isAtOrUnder, pathsOf, schemaPath, type TypePaths } from "./paths.js";
+import { isAtOrUnder, pathsOf, readablePart, schemaPath, type TypePaths } from "./paths.js";
 import { objectOf, type Shape, type TypeInfo } from "./type-spec.js";
 
 type Props = Record<string, unknown>;
@@ -48,10 +48,10 @@ function leafOps(info: TypeInfo, paths: TypePaths, shape: Shape, path: Path, a: 
   out.push({ op: "replace", path: pointer(path), value: b });
 }
 
-/** The value at a path of CloudFormation names. */
+/** The value at a path of CloudFormation names (an array index as digits). */
 function valueAt(model: Props, path: readonly string[]): unknown {
   let cur: unknown = model;
-  for (const seg of path) cur = isObject(cur) ? cur[seg] : undefined;
+  for (const seg of path) cur = isObject(cur) ? cur[seg] : Array.isArray(cur) && /^\d+$/.test(seg) ? cur[Number(seg)] : undefined;
   return cur;
 }
 
@@ -99,5 +99,69 @@ export function patchDocument(info: TypeInfo, olds: Props, news: Props): Operati
   }
   // Removes first, deepest and highest index first, so no index moves under a later operation.
   const removes = kept.filter((op) => op.op === "remove").sort((x, y) => (x.path < y.path ? 1 : -1));
-  return [...removes, ...kept.filter((op) => op.op !== "remove"), ...resend];
+  return anchored(paths, readablePart(paths, olds), news, [...removes, ...kept.filter((op) => op.op !== "remove"), ...resend]);
+}
+
+const segmentsOf = (ptr: string) => ptr.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+
+/** True when `model` holds a value at the pointer segments `segs` (an array index as digits). */
+function holds(model: unknown, segs: readonly string[]): boolean {
+  let cur = model;
+  for (const seg of segs) {
+    if (Array.isArray(cur) && /^\d+$/.test(seg)) cur = cur[Number(seg)];
+    else if (isObject(cur)) cur = cur[seg];
+    else return false;
+    if (cur === undefined) return false;
+  }
+  return true;
+}
+
+/** `value` (at pointer segments `at`) without the create-only paths under it: Cloud Control refuses those in a patch. */
+function withoutCreateOnly(paths: TypePaths, at: readonly string[], value: unknown): unknown {
+  const base = schemaPath(at.map((s) => (/^\d+$/.test(s) ? 0 : s)));
+  const out = structuredClone(value);
+  for (const c of paths.createOnly) {
+    const rest = c.join("/");
+    if (!rest.startsWith(`${base}/`)) continue;
+    const drop = (v: unknown, segs: readonly string[]): void => {
+      const [seg, ...more] = segs;
+      if (seg === undefined) return;
+      if (seg === "*" && Array.isArray(v)) return v.forEach((x) => drop(x, more));
+      if (!isObject(v)) return;
+      if (more.length === 0) delete v[seg];
+      else drop(v[seg], more);
+    };
+    drop(out, rest.slice(base.length + 1).split("/"));
+  }
+  return out;
+}
+
+/**
+ * The patch made to apply to the model Cloud Control reads, which has no write-only values and so no object
+ * holding only them (Lambda's `Code`): an operation under an object that read lacks becomes one `add` of
+ * that object, the outermost one missing, whole as declared (its write-only content included, any
+ * create-only content left out); a `remove` there has nothing to remove; a `replace` of a value the read
+ * lacks is an `add`. `read` is the recorded model with its write-only values taken out.
+ */
+function anchored(paths: TypePaths, read: Props, news: Props, ops: readonly Operation[]): Operation[] {
+  const out: Operation[] = [];
+  const added = new Set<string>();
+  for (const op of ops) {
+    const segs = segmentsOf(op.path);
+    let cut = 1;
+    while (cut < segs.length && holds(read, segs.slice(0, cut))) cut++;
+    if (cut >= segs.length) {
+      out.push(op.op === "replace" && !holds(read, segs) ? { op: "add", path: op.path, value: op.value as unknown } : op);
+      continue;
+    }
+    if (op.op === "remove") continue;
+    const at = segs.slice(0, cut);
+    const path = pointer(at);
+    if (added.has(path)) continue;
+    added.add(path);
+    const value = withoutCreateOnly(paths, at, valueAt(news, at));
+    if (value !== undefined) out.push({ op: "add", path, value });
+  }
+  // An operation under an object added whole is in that value already.
+  return out.filter((op) => ![...added].some((a) => op.path !== a && op.path.startsWith(`${a}/`)));
 }
