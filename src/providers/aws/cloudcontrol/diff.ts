@@ -19,6 +19,8 @@ export interface Change {
   changed: string[];
   /** Top-level properties whose change replaces the object. */
   replaceKeys: string[];
+  /** Why they replace, when the keys alone do not say (a type Cloud Control cannot update). */
+  cause?: string;
 }
 
 /** True when a create-only property somewhere under `shape` differs between `a` and `b`. */
@@ -92,7 +94,8 @@ const jsName = (info: TypeInfo, cfn: string) => info.byCfn.get(cfn)?.js ?? cfn;
  * them, so a drifted property shows as a change back to the declared value. Differences AWS does not see
  * (order of an unordered array or of tags, a `propertyTransform` normalisation, a write-only value never
  * read) are none. A change replaces when it touches a create-only path, at whatever depth the registry puts
- * it (EKS `KubernetesNetworkConfig/ServiceIpv4Cidr` replaces, its updatable sibling does not).
+ * it (EKS `KubernetesNetworkConfig/ServiceIpv4Cidr` replaces, its updatable sibling does not). Every change
+ * replaces a type the registry gives no update handler (`UpdateResource` would be refused).
  *
  * @example await planChange(functionInfo, { functionName: "a" }, { functionName: "b" }) // { changed: ["functionName"], replaceKeys: ["functionName"] }
  */
@@ -101,6 +104,7 @@ export async function planChange(info: TypeInfo, olds: Props, news: Props): Prom
   const o = await reconcileModel(info, n, toCloud(info, olds), "diff");
   const changedCfn = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter((k) => !isDeepStrictEqual(o[k], n[k]));
   const changed = changedCfn.map((k) => jsName(info, k));
+  if (changed.length && !info.registry.handlers.update) return { changed, replaceKeys: changed, cause: `${info.cfnType} cannot be updated through Cloud Control` };
   if (pathsOf(info).known) return { changed, replaceKeys: registryReplaceKeys(info, o, n, changedCfn).map((k) => jsName(info, k)) };
   return { changed, replaceKeys: flaggedReplaceKeys(info, olds, news, changed) };
 }
