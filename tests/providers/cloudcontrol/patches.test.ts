@@ -153,6 +153,14 @@ describe("a write-only value under an object the read lacks is sent by adding th
     ]);
   });
 
+  it("unsetting an object that holds only write-only values sends no remove (the model read has no such object)", async () => {
+    const { vault: _, ...news } = deep;
+    expect(await sentPatch(DEEP, deep, { ...news, size: 2 })).toEqual([
+      { op: "replace", path: "/Size", value: 2 },
+      { op: "add", path: "/Config/Secret", value: { Token: "t" } },
+    ]);
+  });
+
   it("after an import that recorded no code, the declared code is no change; a memory change updates memorySize and adds /Code", async () => {
     const imported = { functionName: "f", role: regFn.role, memorySize: 128 };
     expect(await diff(FN_REG, imported, regFn)).toEqual({ kind: "same" });

@@ -140,8 +140,8 @@ function withoutCreateOnly(paths: TypePaths, at: readonly string[], value: unkno
  * The patch made to apply to the model Cloud Control reads, which has no write-only values and so no object
  * holding only them (Lambda's `Code`): an operation under an object that read lacks becomes one `add` of
  * that object, the outermost one missing, whole as declared (its write-only content included, any
- * create-only content left out); a `remove` there has nothing to remove; a `replace` of a value the read
- * lacks is an `add`. `read` is the recorded model with its write-only values taken out.
+ * create-only content left out); a `remove` of what the read lacks has nothing to remove; a `replace` of a
+ * value the read lacks is an `add`. `read` is the recorded model with its write-only values taken out.
  */
 function anchored(paths: TypePaths, read: Props, news: Props, ops: readonly Operation[]): Operation[] {
   const out: Operation[] = [];
@@ -151,6 +151,7 @@ function anchored(paths: TypePaths, read: Props, news: Props, ops: readonly Oper
     let cut = 1;
     while (cut < segs.length && holds(read, segs.slice(0, cut))) cut++;
     if (cut >= segs.length) {
+      if (op.op === "remove" && !holds(read, segs)) continue; // not in the model read: nothing to remove
       out.push(op.op === "replace" && !holds(read, segs) ? { op: "add", path: op.path, value: op.value as unknown } : op);
       continue;
     }
