@@ -25,10 +25,33 @@ const INFO = decodeTypeSpec("Test::Lex::BotVersion", "test:lex:BotVersion", DATA
 const BotVersion = cloudControlType<Record<string, unknown>, Record<string, unknown>>("Test::Lex::BotVersion", "aws:testlex:BotVersion", JSON.stringify(DATA));
 const URN = "urn:cairn:dev::app::test:x:X::x" as Urn;
 
+/** Shaped after AppStream `ImageBuilder`: no update handler, identified by the name the program gives. */
+const NAMED_DATA = {
+  id: ["Name"],
+  p: [
+    ["Name", "string", FLAG.required],
+    ["InstanceType", "string", FLAG.required],
+    ["Arn", "string", FLAG.readOnly],
+  ],
+  reg: { h: "crdl", co: ["Name"], ro: ["Arn"] },
+} satisfies TypeSpecData;
+const NAMED = decodeTypeSpec("Test::AppStream::ImageBuilder", "test:appstream:ImageBuilder", NAMED_DATA);
+const ImageBuilder = cloudControlType<Record<string, unknown>, Record<string, unknown>>("Test::AppStream::ImageBuilder", "aws:testappstream:ImageBuilder", JSON.stringify(NAMED_DATA));
+
 describe("a type Cloud Control cannot update is replaced on any change", () => {
   it("the provider's diff replaces for a change to a property the registry does not call create-only, and says why", async () => {
     const d = await cloudControlProvider(INFO).diff({ urn: URN, id: "1", olds: { botId: "b", description: "a" }, news: { botId: "b", description: "b" }, outputs: {} });
     expect(d).toEqual({ kind: "replace", changed: ["description"], replaceKeys: ["description"], cause: "Test::Lex::BotVersion cannot be updated through Cloud Control" });
+  });
+
+  it("one whose declared name stays the same is replaced delete-first (the new object could not exist beside the old)", async () => {
+    const d = await cloudControlProvider(NAMED).diff({ urn: URN, id: "ib", olds: { name: "ib", instanceType: "small" }, news: { name: "ib", instanceType: "large" }, outputs: {} });
+    expect(d).toMatchObject({ kind: "replace", replaceKeys: ["instanceType"], deleteBeforeReplace: true });
+  });
+
+  it("one identified by what the cloud generates is replaced create-first", async () => {
+    const d = await cloudControlProvider(INFO).diff({ urn: URN, id: "1", olds: { botId: "b", description: "a" }, news: { botId: "b", description: "b" }, outputs: {} });
+    expect(d).not.toHaveProperty("deleteBeforeReplace");
   });
 
   it("no change is still no change", async () => {
@@ -64,6 +87,17 @@ describe("a type Cloud Control cannot update is replaced on any change", () => {
       expect((await stack.up()).summary?.ok).toBe(true);
       expect(fake.cloud.count("UpdateResource")).toBe(0);
       expect(fake.cloud.objects("Test::Lex::BotVersion").map((o) => o.properties.Description)).toEqual(["second"]);
+    });
+
+    it("a named object is replaced delete-first: the up succeeds with one object of that name", async () => {
+      let instanceType = "small";
+      const stack = stackOf(() => void new ImageBuilder("ib", { name: "ib", instanceType }));
+      expect((await stack.up()).summary?.ok).toBe(true);
+      instanceType = "large";
+      const plan = await stack.preview();
+      expect(plan.steps.map((s) => [s.kind, s.kind === "replace" && s.deleteFirst])).toEqual([["replace", true]]);
+      expect((await stack.up()).summary?.ok).toBe(true);
+      expect(fake.cloud.objects("Test::AppStream::ImageBuilder").map((o) => o.properties)).toMatchObject([{ Name: "ib", InstanceType: "large" }]);
     });
   });
 });

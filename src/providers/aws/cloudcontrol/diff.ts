@@ -21,6 +21,21 @@ export interface Change {
   replaceKeys: string[];
   /** Why they replace, when the keys alone do not say (a type Cloud Control cannot update). */
   cause?: string;
+  /** The replacement must be made after the old object is deleted: it would have the same identity. */
+  deleteFirst?: boolean;
+}
+
+/**
+ * True when a replacement would have the object's identity unchanged, so it cannot be made beside the old
+ * one (AlreadyExists): every primary identifier is declared and unchanged, or the declared name is (the
+ * registry's naming property, `Name` or `<Type>Name`). CloudFormation models.
+ */
+function keepsIdentity(info: TypeInfo, olds: Props, news: Props): boolean {
+  const same = (k: string) => news[k] !== undefined && isDeepStrictEqual(olds[k], news[k]);
+  const ids = info.identifier.map((p) => p.split("/")[0]!);
+  if (ids.length && ids.every(same)) return true;
+  const names = [info.registry.naming?.path, "Name", `${info.cfnType.split("::").at(-1)}Name`];
+  return names.some((k) => k !== undefined && info.byCfn.has(k) && same(k));
 }
 
 /** True when a create-only property somewhere under `shape` differs between `a` and `b`. */
@@ -95,7 +110,8 @@ const jsName = (info: TypeInfo, cfn: string) => info.byCfn.get(cfn)?.js ?? cfn;
  * (order of an unordered array or of tags, a `propertyTransform` normalisation, a write-only value never
  * read) are none. A change replaces when it touches a create-only path, at whatever depth the registry puts
  * it (EKS `KubernetesNetworkConfig/ServiceIpv4Cidr` replaces, its updatable sibling does not). Every change
- * replaces a type the registry gives no update handler (`UpdateResource` would be refused).
+ * replaces a type the registry gives no update handler (`UpdateResource` would be refused), deleting first
+ * when the replacement would have the same identifier or name.
  *
  * @example await planChange(functionInfo, { functionName: "a" }, { functionName: "b" }) // { changed: ["functionName"], replaceKeys: ["functionName"] }
  */
@@ -104,7 +120,10 @@ export async function planChange(info: TypeInfo, olds: Props, news: Props): Prom
   const o = await reconcileModel(info, n, toCloud(info, olds), "diff");
   const changedCfn = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter((k) => !isDeepStrictEqual(o[k], n[k]));
   const changed = changedCfn.map((k) => jsName(info, k));
-  if (changed.length && !info.registry.handlers.update) return { changed, replaceKeys: changed, cause: `${info.cfnType} cannot be updated through Cloud Control` };
+  if (changed.length && !info.registry.handlers.update) {
+    const cause = `${info.cfnType} cannot be updated through Cloud Control`;
+    return { changed, replaceKeys: changed, cause, ...(keepsIdentity(info, o, n) ? { deleteFirst: true } : {}) };
+  }
   if (pathsOf(info).known) return { changed, replaceKeys: registryReplaceKeys(info, o, n, changedCfn).map((k) => jsName(info, k)) };
   return { changed, replaceKeys: flaggedReplaceKeys(info, olds, news, changed) };
 }
