@@ -153,6 +153,16 @@ describe("a write-only value under an object the read lacks is sent by adding th
     ]);
   });
 
+  it("a write-only object re-sent whole leaves out the create-only value inside it (the model read has none)", async () => {
+    const olds = { ...deep, source: { batchSize: 10, startingPosition: "LATEST" } };
+    expect(await sentPatch(DEEP, olds, { ...olds, size: 2 })).toEqual([
+      { op: "replace", path: "/Size", value: 2 },
+      { op: "add", path: "/Config/Secret", value: { Token: "t" } },
+      { op: "add", path: "/Vault", value: { Token: "v" } },
+      { op: "add", path: "/Source", value: { BatchSize: 10 } },
+    ]);
+  });
+
   it("unsetting an object that holds only write-only values sends no remove (the model read has no such object)", async () => {
     const { vault: _, ...news } = deep;
     expect(await sentPatch(DEEP, deep, { ...news, size: 2 })).toEqual([

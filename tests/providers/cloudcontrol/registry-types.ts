@@ -43,18 +43,20 @@ export const FN_REG = decodeTypeSpec("Test::Lambda::RegFunction", "test:lambda:R
 
 /**
  * Write-only fields two levels down: `Config/Name` reads back, `Config/Secret` holds only write-only fields
- * (so a read has `Config` without `Secret`), and `Vault` holds only write-only fields, one also create-only.
+ * (so a read has `Config` without `Secret`), and `Vault` holds only write-only fields, one also create-only;
+ * `Source` is write-only whole, with a create-only field (Pipes' `SourceParameters`).
  */
 export const DEEP = decodeTypeSpec("Test::Deep::Thing", "test:deep:Thing", {
   id: ["Id"],
   p: [
     ["Config", ["ref", "Config"]],
     ["Vault", ["ref", "Secret"]],
+    ["Source", ["ref", "Source"]],
     ["Size", "integer"],
     ["Id", "string", RO],
   ],
-  d: { Config: [["Name", "string"], ["Secret", ["ref", "Secret"]]], Secret: [["Token", "string"], ["Seed", "string"]] },
-  reg: { h: "crudl", wo: ["Config/Secret/Token", "Config/Secret/Seed", "Vault/Token", "Vault/Seed"], co: ["Vault/Seed"], ro: ["Id"] },
+  d: { Config: [["Name", "string"], ["Secret", ["ref", "Secret"]]], Secret: [["Token", "string"], ["Seed", "string"]], Source: [["BatchSize", "integer"], ["StartingPosition", "string"]] },
+  reg: { h: "crudl", wo: ["Config/Secret/Token", "Config/Secret/Seed", "Vault/Token", "Vault/Seed", "Source"], co: ["Vault/Seed", "Source/StartingPosition"], ro: ["Id"] },
 } satisfies TypeSpecData);
 
 /** A type whose write-only values are nested: one in an object that reads back, one in each array element. */

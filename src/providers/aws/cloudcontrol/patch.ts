@@ -89,9 +89,10 @@ export function patchDocument(info: TypeInfo, olds: Props, news: Props): Operati
   const resend: Operation[] = [];
   for (const segs of resendPaths(paths)) {
     const at = segs.join("/");
-    const value = valueAt(news, segs);
-    // Cloud Control refuses a create-only path in a patch, even with the value it has (pulumi-aws-native #1448).
-    if (value === undefined || frozen(paths, at)) continue;
+    // Cloud Control refuses a create-only path in a patch, even with the value it has (pulumi-aws-native #1448):
+    // nor is a create-only value inside a re-sent one sent (the model read has none, so it would be a change).
+    if (valueAt(news, segs) === undefined || frozen(paths, at)) continue;
+    const value = withoutCreateOnly(paths, segs, valueAt(news, segs));
     // A change that writes a whole object holding the value sends it already.
     if (kept.some((op) => op.op !== "remove" && at !== opPath(op) && isAtOrUnder(at, opPath(op)))) continue;
     kept = kept.filter((op) => !isAtOrUnder(opPath(op), at));
