@@ -54,6 +54,19 @@ describe("a type Cloud Control cannot update is replaced on any change", () => {
     expect(d).not.toHaveProperty("deleteBeforeReplace");
   });
 
+  it("a type with a required property that is create-only and write-only (DataZone DomainIdentifier) is replaced, saying why", async () => {
+    const project = decodeTypeSpec("Test::DataZone::Project", "test:datazone:Project", {
+      id: ["DomainId", "Id"],
+      p: [["DomainIdentifier", "string", FLAG.required], ["Name", "string", FLAG.required], ["Description", "string"], ["DomainId", "string", FLAG.readOnly], ["Id", "string", FLAG.readOnly]],
+      reg: { h: "crudl", wo: ["DomainIdentifier"], co: ["DomainIdentifier"], ro: ["DomainId", "Id"] },
+    });
+    const d = await cloudControlProvider(project).diff({ urn: URN, id: "d|p", olds: { domainIdentifier: "d", name: "p", description: "a" }, news: { domainIdentifier: "d", name: "p", description: "b" }, outputs: {} });
+    expect(d).toEqual({
+      kind: "replace", changed: ["description"], replaceKeys: ["description"], deleteBeforeReplace: true,
+      cause: "Test::DataZone::Project cannot be updated through Cloud Control (its required domainIdentifier is create-only and write-only: no update can carry it)",
+    });
+  });
+
   it("no change is still no change", async () => {
     const d = await cloudControlProvider(INFO).diff({ urn: URN, id: "1", olds: { botId: "b", description: "a" }, news: { botId: "b", description: "a" }, outputs: {} });
     expect(d).toEqual({ kind: "same" });
