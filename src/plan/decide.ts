@@ -86,7 +86,7 @@ function decideAlone(d: DecisionInput & { prior: NonNullable<DecisionInput["prio
     base =
       p.kind === "same" ? { kind: "same" }
       : p.kind === "update" ? { kind: "update", changed: p.changed.length ? p.changed : changed }
-      : replace(p.replaceKeys, "attributes", p.deleteBeforeReplace);
+      : { ...replace(p.replaceKeys, "attributes", p.deleteBeforeReplace), ...(p.cause ? { cause: p.cause } : {}) };
   } else if (changed.length === 0) {
     base = { kind: "same" };
   } else {

@@ -37,6 +37,8 @@ function providerMoved(prior: ProviderRecord | undefined, next: ProviderRecord |
 /**
  * Reads the object `import` names and makes it the resource's prior: its inputs are what the read reports
  * under the input names (the rest as declared), so the usual decision follows (same, update or replace).
+ * The object was read through the resource's provider instance, so it lives where that instance points:
+ * the prior names it (without it, an explicit instance would read as a provider move, and a replacement).
  */
 async function adopt(node: CustomNode, id: string, news: Props, secretKeys: string[], ctx: PlanContext): Promise<Claim | undefined> {
   const provider = providerOf(ctx, node);
@@ -50,6 +52,8 @@ async function adopt(node: CustomNode, id: string, news: Props, secretKeys: stri
   const inputs: Props = { ...news };
   for (const k of Object.keys(news)) if (k in read) inputs[k] = read[k];
   const prior: ResourceState = { urn: node.urn, type: node.type, id, inputs, outputs: read, deps: [] };
+  const where = providerRecord(node.provider);
+  if (where) prior.provider = where;
   if (secretKeys.length) prior.secretKeys = secretKeys;
   return { prior, adopted: { id, inputs, outputs: read, secretKeys } };
 }

@@ -113,6 +113,16 @@ export function changesBeyondObserved(plan: Plan): boolean {
   return isPartial(plan) || plan.outputsChanged || plan.drift.length > 0 || plan.steps.some((s) => stepKindOf(s).changes(s));
 }
 
+/**
+ * The state records a refresh updates with what it observed (before any step runs). When nothing else
+ * changes ({@link changesBeyondObserved} is false) they are all there is: recorded, nothing to apply.
+ *
+ * @example refreshRecords(await stack.preview({ refresh: true })) // 1: a status moved on
+ */
+export function refreshRecords(plan: Plan): number {
+  return plan.refresh.filter((m) => m.kind === "upsert").length;
+}
+
 /** Counts steps by kind. */
 export function countSteps(steps: readonly PlanStep[]): Record<StepKind, number> {
   const c = Object.fromEntries(STEP_KINDS.map((k) => [k, 0])) as Record<StepKind, number>;

@@ -13,12 +13,13 @@ export interface Diagnostic {
  * A provider's verdict on an existing resource's new inputs.
  * - `same`: nothing to do (also how a provider says a textual change is only normalisation).
  * - `update`: change in place; `changed` lists the attributes that differ.
- * - `replace`: the object must be recreated; `replaceKeys` says which attributes force it.
+ * - `replace`: the object must be recreated; `replaceKeys` says which attributes force it, and `cause` why,
+ *   when the keys alone do not say (`AWS::Lex::BotVersion cannot be updated through Cloud Control`).
  */
 export type Diff =
   | { kind: "same" }
   | { kind: "update"; changed: string[]; stables?: string[] }
-  | { kind: "replace"; changed: string[]; replaceKeys: string[]; deleteBeforeReplace?: boolean };
+  | { kind: "replace"; changed: string[]; replaceKeys: string[]; deleteBeforeReplace?: boolean; cause?: string };
 
 /** A clock the engine and providers share, so tests can fake time. */
 export interface Clock {

@@ -1,5 +1,5 @@
 import type { Plan, PlanStep } from "../../plan/plan.js";
-import { hasChanges, isPartial } from "../../plan/plan.js";
+import { changesBeyondObserved, isPartial, refreshRecords } from "../../plan/plan.js";
 import { SECRET_MASK } from "../../core/secret-mask.js";
 import { toJsonData } from "../../core/value-text.js";
 import { typeOf } from "../../core/urn.js";
@@ -37,11 +37,14 @@ export function planToJson(plan: Plan): JsonEventBody<"plan"> {
     project: plan.project,
     destroy: plan.mode === "destroy",
     mode: plan.mode,
-    has_changes: hasChanges(plan),
+    // Recording what a refresh observed of undeclared values (a status) is not a change: as --expect-no-changes.
+    has_changes: changesBeyondObserved(plan),
+    refresh_records: refreshRecords(plan),
     drift: plan.drift.map((d) => ({ kind: d.kind, urn: d.urn, resource_type: typeOf(d.urn), ...(d.kind === "drift" ? { changed: d.changed } : {}) })),
     counts: Object.fromEntries(countedSteps(plan.steps)) as JsonEventBody<"plan">["counts"],
     steps: stepsToJson(plan),
     outputs,
+    output_notes: { ...plan.outputNotes },
     diagnostics: plan.diagnostics.map((d) => ({ severity: d.severity, message: d.message, ...(d.urn ? { urn: d.urn } : {}) })),
     partial: isPartial(plan),
     unforeseen: plan.unforeseen ?? [],

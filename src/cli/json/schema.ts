@@ -41,11 +41,16 @@ export const jsonEvent = z.discriminatedUnion("type", [
     project: z.string(),
     destroy: z.boolean(),
     mode: z.enum(["update", "destroy", "refresh-only"]),
+    /** True when applying the plan changes anything beyond recording what a refresh observed (`--expect-no-changes` fails). */
     has_changes: z.boolean(),
+    /** State records a refresh updates with what it observed (recorded even when `has_changes` is false). */
+    refresh_records: z.number(),
     drift: z.array(z.strictObject({ kind: z.enum(["gone", "drift"]), urn: z.string(), resource_type: z.string(), changed: z.optional(z.array(z.string())) })),
     counts,
     steps: z.array(jsonStep),
     outputs: z.record(z.string(), value),
+    /** Why a stack output is not known yet (a wait that has not held), by output name. */
+    output_notes: z.record(z.string(), z.string()),
     diagnostics: z.array(z.strictObject({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(z.string()) })),
     /** True when parts wait for values known only during apply: `up` plans and applies them in later rounds. */
     partial: z.boolean(),

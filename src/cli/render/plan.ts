@@ -1,6 +1,6 @@
 import { deferredBlock, deferredCount } from "./deferred.js";
 import type { Plan, PlanStep } from "../../plan/plan.js";
-import { hasChanges } from "../../plan/plan.js";
+import { changesBeyondObserved, refreshRecords } from "../../plan/plan.js";
 import { SECRET_MASK } from "../../core/secret-mask.js";
 import { noColors, type Colors } from "../../core/colors.js";
 import { formatBlock } from "../../core/value-text.js";
@@ -143,6 +143,17 @@ export function outputsBlock(values: Record<string, unknown>, secretKeys: readon
   return ["", "Outputs:", ...lines].join("\n");
 }
 
+/**
+ * The line of a plan that changes nothing, saying so when a refresh's observations are recorded.
+ *
+ * @example noChangeLine(plan) // 'No changes to apply. Stack "dev" is up to date; the refresh records what it observed of 1 resource in state.'
+ */
+export function noChangeLine(plan: Plan): string {
+  const n = refreshRecords(plan);
+  if (n === 0) return `No changes. Stack "${plan.stack}" is up to date.`;
+  return `No changes to apply. Stack "${plan.stack}" is up to date; the refresh records what it observed of ${n} ${n === 1 ? "resource" : "resources"} in state.`;
+}
+
 /** A step's head line and, indented under it, its details. */
 function stepBlock(step: PlanStep, details: readonly string[], c: Colors): string {
   // Added up rather than mapped and joined: a plan of 100,000 steps makes no array per step for it.
@@ -171,11 +182,12 @@ export function dataLossNote(plan: Plan): string | undefined {
  * after them the deferred parts, the outputs, problems, and the count.
  */
 function framing(plan: Plan, c: Colors): { head: string[]; tail: string[] } {
-  const changes = hasChanges(plan);
+  // What a refresh observed of values the program does not declare (a status) is recorded, not applied.
+  const changes = changesBeyondObserved(plan);
   const errors = plan.diagnostics.filter((d) => d.severity === "error").length;
   const head: string[] = [];
   // A plan with errors is not "up to date": what it would change is not known until they are fixed.
-  if (!changes && !errors) head.push(c.green(`No changes. Stack "${plan.stack}" is up to date.`));
+  if (!changes && !errors) head.push(c.green(noChangeLine(plan)));
   if (plan.drift.length) head.push([c.yellow("Changed outside Cairn (found by refresh):"), ...renderRefresh(plan.drift, c).split("\n").map((l) => `  ${l}`), ""].join("\n"));
   const tail: string[] = [];
   const deferred = deferredBlock(plan, c);

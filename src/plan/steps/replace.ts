@@ -12,7 +12,10 @@ export interface ReplaceStep extends ChangeStepFields {
   kind: "replace";
   replaceKeys: string[];
   reason: ReplaceReason;
-  /** For `dependency`: the resource deleted first; for `triggered`: the values that changed. */
+  /**
+   * For `dependency`: the resource deleted first; for `triggered`: the values that changed; for
+   * `attributes`: the provider's reason, when the keys alone do not say why they force a replacement.
+   */
   cause?: string;
   deleteFirst: boolean;
   /**
@@ -67,6 +70,7 @@ function reasonText(step: ReplaceStep, plan: PlanView): string {
   switch (reason) {
     case "attributes": {
       const keys = step.replaceKeys.length ? step.replaceKeys : step.changed;
+      if (step.cause) return `${causes(step, keys, plan)}, and ${step.cause}: the object is replaced`;
       return `${causes(step, keys, plan)}, and ${keys.length === 1 ? "it forces" : "they force"} a replacement`;
     }
     case "replaceOnChanges":
@@ -119,7 +123,7 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
     ...(step.keepOld ? [] : [{ id: actionId(step, "delete-replaced"), kind: "delete-replaced" as const, step, index: -1 }]),
   ],
   decision: (step) =>
-    `${step.reason}${step.cause && step.reason === "dependency" ? ` (${step.cause})` : ""}${keysText("replace keys", step.replaceKeys)}${keysText("changed", step.changed)}${step.deleteFirst ? "; delete first" : "; create first"}`,
+    `${step.reason}${step.cause && (step.reason === "dependency" || step.reason === "attributes") ? ` (${step.cause})` : ""}${keysText("replace keys", step.replaceKeys)}${keysText("changed", step.changed)}${step.deleteFirst ? "; delete first" : "; create first"}`,
   verb: "is replaced",
   label,
   color: "magenta",

@@ -5,7 +5,7 @@ import type { Urn } from "../../../src/core/urn.js";
 import { cloudControlProvider } from "../../../src/providers/aws/cloudcontrol/provider.js";
 import { decodeTypeSpec, FLAG, type TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
 import { testCtx } from "../aws/ctx.js";
-import { BROKER, CLUSTER, DB, DIST, FN } from "./registry-types.js";
+import { BROKER, CLUSTER, DB, DEEP, DIST, FN, FN_REG } from "./registry-types.js";
 
 const cc = mockClient(CloudControlClient);
 const URN = "urn:cairn:dev::app::test:x:X::x" as Urn;
@@ -118,6 +118,67 @@ describe("UpdateResource patches: changed leaves only, write-only values re-sent
     const news = { distributionConfig: { enabled: true }, securityGroupIds: ["sg-2", "sg-1"], tags: [{ key: "b", value: "2" }, { key: "a", value: "1" }] };
     expect(await diff(DIST, olds, news)).toEqual({ kind: "same" });
     expect(await sentPatch(DIST, olds, news)).toBeUndefined();
+  });
+});
+
+describe("a write-only value under an object the read lacks is sent by adding that object whole", () => {
+  const regFn = { functionName: "f", role: "arn:aws:iam::1:role/r", code: { zipFile: "exports.h = 1" }, memorySize: 128 };
+  const deep = { config: { name: "n", secret: { token: "t" } }, vault: { token: "v", seed: "s" }, size: 1 };
+
+  it("a memory change of a function whose registry lists only Code's fields as write-only adds /Code, never /Code/ZipFile", async () => {
+    expect(await sentPatch(FN_REG, regFn, { ...regFn, memorySize: 256 })).toEqual([
+      { op: "replace", path: "/MemorySize", value: 256 },
+      { op: "add", path: "/Code", value: { ZipFile: "exports.h = 1" } },
+    ]);
+  });
+
+  it("switching the code from a zip to an S3 object adds /Code once, with the new fields", async () => {
+    const news = { ...regFn, code: { s3Bucket: "b", s3Key: "k.zip" } };
+    expect(await sentPatch(FN_REG, regFn, news)).toEqual([{ op: "add", path: "/Code", value: { S3Bucket: "b", S3Key: "k.zip" } }]);
+  });
+
+  it("two levels down: the object the read has keeps its readable sibling, the one it lacks is added whole, create-only content left out", async () => {
+    expect(await sentPatch(DEEP, deep, { ...deep, size: 2 })).toEqual([
+      { op: "replace", path: "/Size", value: 2 },
+      { op: "add", path: "/Config/Secret", value: { Token: "t" } },
+      { op: "add", path: "/Vault", value: { Token: "v" } },
+    ]);
+  });
+
+  it("a changed write-only token inside an object the read has is added under it, the readable sibling untouched", async () => {
+    const news = { ...deep, config: { name: "n", secret: { token: "t2" } } };
+    expect(await sentPatch(DEEP, deep, news)).toEqual([
+      { op: "add", path: "/Config/Secret", value: { Token: "t2" } },
+      { op: "add", path: "/Vault", value: { Token: "v" } },
+    ]);
+  });
+
+  it("a write-only object re-sent whole leaves out the create-only value inside it (the model read has none)", async () => {
+    const olds = { ...deep, source: { batchSize: 10, startingPosition: "LATEST" } };
+    expect(await sentPatch(DEEP, olds, { ...olds, size: 2 })).toEqual([
+      { op: "replace", path: "/Size", value: 2 },
+      { op: "add", path: "/Config/Secret", value: { Token: "t" } },
+      { op: "add", path: "/Vault", value: { Token: "v" } },
+      { op: "add", path: "/Source", value: { BatchSize: 10 } },
+    ]);
+  });
+
+  it("unsetting an object that holds only write-only values sends no remove (the model read has no such object)", async () => {
+    const { vault: _, ...news } = deep;
+    expect(await sentPatch(DEEP, deep, { ...news, size: 2 })).toEqual([
+      { op: "replace", path: "/Size", value: 2 },
+      { op: "add", path: "/Config/Secret", value: { Token: "t" } },
+    ]);
+  });
+
+  it("after an import that recorded no code, the declared code is no change; a memory change updates memorySize and adds /Code", async () => {
+    const imported = { functionName: "f", role: regFn.role, memorySize: 128 };
+    expect(await diff(FN_REG, imported, regFn)).toEqual({ kind: "same" });
+    expect(await diff(FN_REG, imported, { ...regFn, memorySize: 256 })).toEqual({ kind: "update", changed: ["memorySize"] });
+    expect(await sentPatch(FN_REG, imported, { ...regFn, memorySize: 256 })).toEqual([
+      { op: "replace", path: "/MemorySize", value: 256 },
+      { op: "add", path: "/Code", value: { ZipFile: "exports.h = 1" } },
+    ]);
   });
 });
 

@@ -5,7 +5,7 @@ import type { Urn } from "../../../src/core/urn.js";
 import { cloudControlProvider } from "../../../src/providers/aws/cloudcontrol/provider.js";
 import { decodeTypeSpec, type TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
 import { testCtx } from "../aws/ctx.js";
-import { DB, DIST, FN } from "./registry-types.js";
+import { DB, DIST, FN, FN_REG } from "./registry-types.js";
 
 const cc = mockClient(CloudControlClient);
 const URN = "urn:cairn:dev::app::test:x:X::x" as Urn;
@@ -67,6 +67,18 @@ describe("reads: only a change to a declared property reads as drift", () => {
   it("write-only values are never returned: the declared ones are kept", async () => {
     const out = await read(FN, { FunctionName: "f", MemorySize: 128, PackageType: "Zip", Arn: "arn:f" }, { functionName: "f", memorySize: 128, code: { zipFile: "x" } });
     expect(out).toEqual({ functionName: "f", memorySize: 128, code: { zipFile: "x" }, packageType: "Zip", arn: "arn:f" });
+  });
+});
+
+describe("write-only values nested in an object a read never returns", () => {
+  it("a function whose Code holds only write-only fields reads with the declared code (an import records it as declared)", async () => {
+    const out = await read(FN_REG, { FunctionName: "f", MemorySize: 128, PackageType: "Zip", Arn: "arn:f" }, { functionName: "f", memorySize: 128, code: { zipFile: "x" } });
+    expect(out).toEqual({ functionName: "f", memorySize: 128, code: { zipFile: "x" }, packageType: "Zip", arn: "arn:f" });
+  });
+
+  it("a declared readable field missing from the read is still drift, the write-only one beside it kept", async () => {
+    const out = await read(FN_REG, { FunctionName: "f", MemorySize: 128 }, { functionName: "f", code: { zipFile: "x" }, memorySize: 128, role: "r" });
+    expect(out).toEqual({ functionName: "f", memorySize: 128, code: { zipFile: "x" } });
   });
 });
 

@@ -23,6 +23,42 @@ export const FN = decodeTypeSpec("Test::Lambda::Function", "test:lambda:Function
   reg: { h: "crudl", wo: ["Code", "Code/ZipFile"], co: ["FunctionName", "PackageType"], ro: ["Arn"], uo: ["Tags"] },
 } satisfies TypeSpecData);
 
+/**
+ * Lambda as the registry really lists it: only `Code`'s fields are write-only, never `Code` itself, so a read
+ * returns no `Code` at all (every field of it is write-only).
+ */
+export const FN_REG = decodeTypeSpec("Test::Lambda::RegFunction", "test:lambda:RegFunction", {
+  id: ["FunctionName"],
+  p: [
+    ["FunctionName", "string", X],
+    ["Code", ["ref", "Code"], R],
+    ["MemorySize", "integer"],
+    ["PackageType", "string", X],
+    ["Role", "string", R],
+    ["Arn", "string", RO],
+  ],
+  d: { Code: [["ZipFile", "string"], ["S3Bucket", "string"], ["S3Key", "string"], ["ImageUri", "string"]] },
+  reg: { h: "crudl", wo: ["Code/ImageUri", "Code/S3Bucket", "Code/S3Key", "Code/ZipFile"], co: ["FunctionName", "PackageType"], ro: ["Arn"] },
+} satisfies TypeSpecData);
+
+/**
+ * Write-only fields two levels down: `Config/Name` reads back, `Config/Secret` holds only write-only fields
+ * (so a read has `Config` without `Secret`), and `Vault` holds only write-only fields, one also create-only;
+ * `Source` is write-only whole, with a create-only field (Pipes' `SourceParameters`).
+ */
+export const DEEP = decodeTypeSpec("Test::Deep::Thing", "test:deep:Thing", {
+  id: ["Id"],
+  p: [
+    ["Config", ["ref", "Config"]],
+    ["Vault", ["ref", "Secret"]],
+    ["Source", ["ref", "Source"]],
+    ["Size", "integer"],
+    ["Id", "string", RO],
+  ],
+  d: { Config: [["Name", "string"], ["Secret", ["ref", "Secret"]]], Secret: [["Token", "string"], ["Seed", "string"]], Source: [["BatchSize", "integer"], ["StartingPosition", "string"]] },
+  reg: { h: "crudl", wo: ["Config/Secret/Token", "Config/Secret/Seed", "Vault/Token", "Vault/Seed", "Source"], co: ["Vault/Seed", "Source/StartingPosition"], ro: ["Id"] },
+} satisfies TypeSpecData);
+
 /** A type whose write-only values are nested: one in an object that reads back, one in each array element. */
 export const BROKER = decodeTypeSpec("Test::MQ::Broker", "test:mq:Broker", {
   id: ["BrokerId"],

@@ -8,7 +8,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { objectOf, type ObjectInfo, type Shape, type TypeInfo } from "./type-spec.js";
-import { pathsOf, type TypePaths } from "./paths.js";
+import { pathsOf, writeOnlyPart, type TypePaths } from "./paths.js";
 import { transformMatches } from "./transforms.js";
 
 type Props = Record<string, unknown>;
@@ -108,8 +108,9 @@ export function member(shape: Shape, v: unknown): Shape {
  */
 async function reconcile(w: Walk, shape: Shape, path: string, declared: unknown, observed: unknown, holder: unknown): Promise<unknown> {
   if (declared === undefined) return observed;
-  // A write-only value is never read back: the declared one stands (after an import too, it cannot be known).
-  if (observed === undefined) return w.paths.writeOnly.has(path) ? declared : undefined;
+  // A write-only value is never read back, nor an object holding only such values (Lambda's `Code`, whose
+  // fields are write-only): the declared write-only part stands (after an import too, it cannot be known).
+  if (observed === undefined) return writeOnlyPart(w.paths, path, declared);
   if (isDeepStrictEqual(declared, observed)) return declared;
   const transform = w.info.registry.transforms.get(path);
   if (transform && (await transformMatches(transform, holder, w.model, observed))) return declared;

@@ -19,6 +19,23 @@ export interface Change {
   changed: string[];
   /** Top-level properties whose change replaces the object. */
   replaceKeys: string[];
+  /** Why they replace, when the keys alone do not say (a type Cloud Control cannot update). */
+  cause?: string;
+  /** The replacement must be made after the old object is deleted: it would have the same identity. */
+  deleteFirst?: boolean;
+}
+
+/**
+ * True when a replacement would have the object's identity unchanged, so it cannot be made beside the old
+ * one (AlreadyExists): every primary identifier is declared and unchanged, or the declared name is (the
+ * registry's naming property, `Name` or `<Type>Name`). CloudFormation models.
+ */
+function keepsIdentity(info: TypeInfo, olds: Props, news: Props): boolean {
+  const same = (k: string) => news[k] !== undefined && isDeepStrictEqual(olds[k], news[k]);
+  const ids = info.identifier.map((p) => p.split("/")[0]!);
+  if (ids.length && ids.every(same)) return true;
+  const names = [info.registry.naming?.path, "Name", `${info.cfnType.split("::").at(-1)}Name`];
+  return names.some((k) => k !== undefined && info.byCfn.has(k) && same(k));
 }
 
 /** True when a create-only property somewhere under `shape` differs between `a` and `b`. */
@@ -88,11 +105,27 @@ function flaggedReplaceKeys(info: TypeInfo, olds: Props, news: Props, changed: r
 const jsName = (info: TypeInfo, cfn: string) => info.byCfn.get(cfn)?.js ?? cfn;
 
 /**
+ * Why Cloud Control cannot update the type, if it cannot: the registry gives it no update handler, or a
+ * required property is both create-only and write-only, so the model an update is applied to never has it
+ * and a patch may not send it (DataZone `DomainIdentifier`: cloudformation-coverage-roadmap#2205).
+ */
+function notUpdatable(info: TypeInfo): string | undefined {
+  const base = `${info.cfnType} cannot be updated through Cloud Control`;
+  if (!info.registry.handlers.update) return base;
+  const paths = pathsOf(info);
+  const stuck = info.props.filter((p) => p.flags & FLAG.required && paths.writeOnly.has(p.cfn) && paths.createOnly.some((c) => c.length === 1 && c[0] === p.cfn));
+  return stuck.length ? `${base} (its required ${stuck.map((p) => p.js).join(", ")} ${stuck.length === 1 ? "is" : "are"} create-only and write-only: no update can carry ${stuck.length === 1 ? "it" : "them"})` : undefined;
+}
+
+/**
  * The change from `olds` to `news`. `olds` are the inputs as applied — or as a refresh or an import observed
  * them, so a drifted property shows as a change back to the declared value. Differences AWS does not see
  * (order of an unordered array or of tags, a `propertyTransform` normalisation, a write-only value never
  * read) are none. A change replaces when it touches a create-only path, at whatever depth the registry puts
- * it (EKS `KubernetesNetworkConfig/ServiceIpv4Cidr` replaces, its updatable sibling does not).
+ * it (EKS `KubernetesNetworkConfig/ServiceIpv4Cidr` replaces, its updatable sibling does not). Every change
+ * replaces a type Cloud Control cannot update (no update handler, or a required create-only write-only
+ * property: `UpdateResource` would be refused), deleting first
+ * when the replacement would have the same identifier or name.
  *
  * @example await planChange(functionInfo, { functionName: "a" }, { functionName: "b" }) // { changed: ["functionName"], replaceKeys: ["functionName"] }
  */
@@ -101,6 +134,10 @@ export async function planChange(info: TypeInfo, olds: Props, news: Props): Prom
   const o = await reconcileModel(info, n, toCloud(info, olds), "diff");
   const changedCfn = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter((k) => !isDeepStrictEqual(o[k], n[k]));
   const changed = changedCfn.map((k) => jsName(info, k));
+  const cause = changed.length ? notUpdatable(info) : undefined;
+  if (cause) {
+    return { changed, replaceKeys: changed, cause, ...(keepsIdentity(info, o, n) ? { deleteFirst: true } : {}) };
+  }
   if (pathsOf(info).known) return { changed, replaceKeys: registryReplaceKeys(info, o, n, changedCfn).map((k) => jsName(info, k)) };
   return { changed, replaceKeys: flaggedReplaceKeys(info, olds, news, changed) };
 }

@@ -10,7 +10,7 @@
 import type { Operation } from "fast-json-patch";
 import { isDeepStrictEqual } from "node:util";
 import { member } from "./compare.js";
-import { isAtOrUnder, pathsOf, schemaPath, type TypePaths } from "./paths.js";
+import { isAtOrUnder, pathsOf, readablePart, schemaPath, type TypePaths } from "./paths.js";
 import { objectOf, type Shape, type TypeInfo } from "./type-spec.js";
 
 type Props = Record<string, unknown>;
@@ -48,36 +48,19 @@ function leafOps(info: TypeInfo, paths: TypePaths, shape: Shape, path: Path, a: 
   out.push({ op: "replace", path: pointer(path), value: b });
 }
 
-/** The value at a path of CloudFormation names. */
+/** The value at a path of CloudFormation names (an array index as digits). */
 function valueAt(model: Props, path: readonly string[]): unknown {
   let cur: unknown = model;
-  for (const seg of path) cur = isObject(cur) ? cur[seg] : undefined;
+  for (const seg of path) cur = isObject(cur) ? cur[seg] : Array.isArray(cur) && /^\d+$/.test(seg) ? cur[Number(seg)] : undefined;
   return cur;
 }
 
-/**
- * The object at `segs`'s parent when every member of it is write-only: a read never returns that object at
- * all (Lambda's `Code`), so a patch must add it whole, not a member of it ("Cannot perform an `add`
- * operation at the desired path"). Else `segs` itself.
- */
-function writeOnlyAnchor(info: TypeInfo, paths: TypePaths, segs: string[]): string[] {
-  let shape: Shape | undefined = info.byCfn.get(segs[0]!)?.shape;
-  for (let i = 1; i < segs.length && shape !== undefined; i++) {
-    const obj = objectOf(info, shape);
-    if (!obj) break;
-    const parent = segs.slice(0, i);
-    if (obj.props.every((p) => paths.writeOnly.has([...parent, p.cfn].join("/")))) return parent;
-    shape = obj.byCfn.get(segs[i]!)?.shape;
-  }
-  return segs;
-}
-
 /** The paths whose values are re-sent whole: each write-only path, cut at its first array (`*`), outermost only. */
-function resendPaths(info: TypeInfo, paths: TypePaths): string[][] {
+function resendPaths(paths: TypePaths): string[][] {
   const cut = [...paths.writeOnly].map((p) => {
     const segs = p.split("/");
     const star = segs.indexOf("*");
-    return writeOnlyAnchor(info, paths, star < 0 ? segs : segs.slice(0, star));
+    return star < 0 ? segs : segs.slice(0, star);
   });
   const joined = cut.map((s) => s.join("/"));
   return cut.filter((s, i) => s.length > 0 && !joined.some((o, j) => j !== i && isAtOrUnder(joined[i]!, o) && (o !== joined[i] || j < i)));
@@ -104,11 +87,12 @@ export function patchDocument(info: TypeInfo, olds: Props, news: Props): Operati
   // Nor a remove of a write-only value: the model the patch is applied to never holds one.
   let kept = ops.filter((op) => !frozen(paths, opPath(op)) && !(op.op === "remove" && [...paths.writeOnly].some((w) => isAtOrUnder(opPath(op), w))));
   const resend: Operation[] = [];
-  for (const segs of resendPaths(info, paths)) {
+  for (const segs of resendPaths(paths)) {
     const at = segs.join("/");
-    const value = valueAt(news, segs);
-    // Cloud Control refuses a create-only path in a patch, even with the value it has (pulumi-aws-native #1448).
-    if (value === undefined || frozen(paths, at)) continue;
+    // Cloud Control refuses a create-only path in a patch, even with the value it has (pulumi-aws-native #1448):
+    // nor is a create-only value inside a re-sent one sent (the model read has none, so it would be a change).
+    if (valueAt(news, segs) === undefined || frozen(paths, at)) continue;
+    const value = withoutCreateOnly(paths, segs, valueAt(news, segs));
     // A change that writes a whole object holding the value sends it already.
     if (kept.some((op) => op.op !== "remove" && at !== opPath(op) && isAtOrUnder(at, opPath(op)))) continue;
     kept = kept.filter((op) => !isAtOrUnder(opPath(op), at));
@@ -116,5 +100,70 @@ export function patchDocument(info: TypeInfo, olds: Props, news: Props): Operati
   }
   // Removes first, deepest and highest index first, so no index moves under a later operation.
   const removes = kept.filter((op) => op.op === "remove").sort((x, y) => (x.path < y.path ? 1 : -1));
-  return [...removes, ...kept.filter((op) => op.op !== "remove"), ...resend];
+  return anchored(paths, readablePart(paths, olds), news, [...removes, ...kept.filter((op) => op.op !== "remove"), ...resend]);
+}
+
+const segmentsOf = (ptr: string) => ptr.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+
+/** True when `model` holds a value at the pointer segments `segs` (an array index as digits). */
+function holds(model: unknown, segs: readonly string[]): boolean {
+  let cur = model;
+  for (const seg of segs) {
+    if (Array.isArray(cur) && /^\d+$/.test(seg)) cur = cur[Number(seg)];
+    else if (isObject(cur)) cur = cur[seg];
+    else return false;
+    if (cur === undefined) return false;
+  }
+  return true;
+}
+
+/** `value` (at pointer segments `at`) without the create-only paths under it: Cloud Control refuses those in a patch. */
+function withoutCreateOnly(paths: TypePaths, at: readonly string[], value: unknown): unknown {
+  const base = schemaPath(at.map((s) => (/^\d+$/.test(s) ? 0 : s)));
+  const out = structuredClone(value);
+  for (const c of paths.createOnly) {
+    const rest = c.join("/");
+    if (!rest.startsWith(`${base}/`)) continue;
+    const drop = (v: unknown, segs: readonly string[]): void => {
+      const [seg, ...more] = segs;
+      if (seg === undefined) return;
+      if (seg === "*" && Array.isArray(v)) return v.forEach((x) => drop(x, more));
+      if (!isObject(v)) return;
+      if (more.length === 0) delete v[seg];
+      else drop(v[seg], more);
+    };
+    drop(out, rest.slice(base.length + 1).split("/"));
+  }
+  return out;
+}
+
+/**
+ * The patch made to apply to the model Cloud Control reads, which has no write-only values and so no object
+ * holding only them (Lambda's `Code`): an operation under an object that read lacks becomes one `add` of
+ * that object, the outermost one missing, whole as declared (its write-only content included, any
+ * create-only content left out); a `remove` of what the read lacks has nothing to remove; a `replace` of a
+ * value the read lacks is an `add`. `read` is the recorded model with its write-only values taken out.
+ */
+function anchored(paths: TypePaths, read: Props, news: Props, ops: readonly Operation[]): Operation[] {
+  const out: Operation[] = [];
+  const added = new Set<string>();
+  for (const op of ops) {
+    const segs = segmentsOf(op.path);
+    let cut = 1;
+    while (cut < segs.length && holds(read, segs.slice(0, cut))) cut++;
+    if (cut >= segs.length) {
+      if (op.op === "remove" && !holds(read, segs)) continue; // not in the model read: nothing to remove
+      out.push(op.op === "replace" && !holds(read, segs) ? { op: "add", path: op.path, value: op.value as unknown } : op);
+      continue;
+    }
+    if (op.op === "remove") continue;
+    const at = segs.slice(0, cut);
+    const path = pointer(at);
+    if (added.has(path)) continue;
+    added.add(path);
+    const value = withoutCreateOnly(paths, at, valueAt(news, at));
+    if (value !== undefined) out.push({ op: "add", path, value });
+  }
+  // An operation under an object added whole is in that value already.
+  return out.filter((op) => ![...added].some((a) => op.path !== a && op.path.startsWith(`${a}/`)));
 }

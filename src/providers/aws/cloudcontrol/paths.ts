@@ -56,3 +56,49 @@ export function schemaPath(path: readonly (string | number)[]): string {
 export function isAtOrUnder(path: string, base: string): boolean {
   return path === base || path.startsWith(`${base}/`);
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * The write-only part of `value`, which sits at schema path `at`: all of it where `at` is write-only, else
+ * the write-only values under it (objects keep only those; an array only when each element has some);
+ * undefined when it holds none. What a read can never show of a declared value.
+ *
+ * @example writeOnlyPart(lambdaPaths, "Code", { ZipFile: "x" }) // { ZipFile: "x" } (Code/ZipFile is write-only)
+ */
+export function writeOnlyPart(paths: TypePaths, at: string, value: unknown): unknown {
+  if (value === undefined || paths.writeOnly.has(at)) return value;
+  if (![...paths.writeOnly].some((w) => w.startsWith(`${at}/`))) return undefined;
+  if (Array.isArray(value)) {
+    const parts = value.map((v) => writeOnlyPart(paths, `${at}/*`, v));
+    return parts.every((p) => p !== undefined) ? parts : undefined;
+  }
+  if (!isObject(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const part = writeOnlyPart(paths, `${at}/${k}`, v);
+    if (part !== undefined) out[k] = part;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * A model as a read returns it, as far as the model itself tells: every write-only value removed, and every
+ * object that this leaves empty (a Lambda `Code` holding only write-only fields is not returned at all).
+ *
+ * @example readablePart(lambdaPaths, { Code: { ZipFile: "x" }, MemorySize: 128 }) // { MemorySize: 128 }
+ */
+export function readablePart(paths: TypePaths, model: Record<string, unknown>): Record<string, unknown> {
+  const strip = (v: unknown, at: string): unknown => {
+    if (paths.writeOnly.has(at)) return undefined;
+    if (Array.isArray(v)) return v.map((x) => strip(x, `${at}/*`) ?? null);
+    if (!isObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const kept = strip(x, at ? `${at}/${k}` : k);
+      if (kept !== undefined) out[k] = kept;
+    }
+    return at && Object.keys(out).length === 0 && Object.keys(v).length > 0 ? undefined : out;
+  };
+  return strip(model, "") as Record<string, unknown>;
+}

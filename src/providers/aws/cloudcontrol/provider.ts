@@ -64,9 +64,9 @@ export function cloudControlProvider(info: TypeInfo): CloudControlProvider {
     check: ({ inputs }) => checkInputs(info, inputs),
 
     async diff({ olds, news }): Promise<Diff> {
-      const { changed, replaceKeys } = await planChange(info, olds, news);
+      const { changed, replaceKeys, cause, deleteFirst } = await planChange(info, olds, news);
       if (changed.length === 0) return { kind: "same" };
-      if (replaceKeys.length) return { kind: "replace", changed, replaceKeys };
+      if (replaceKeys.length) return { kind: "replace", changed, replaceKeys, ...(cause ? { cause } : {}), ...(deleteFirst ? { deleteBeforeReplace: true } : {}) };
       return { kind: "update", changed };
     },
 
