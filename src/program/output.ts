@@ -95,11 +95,12 @@ type Missing<T> = T extends null | undefined ? undefined : never;
 
 /**
  * The fields of the value inside an `Output<T>`, each as an output: for an object, one per property not named
- * in {@link OwnOutputKeys}; for an array, its elements by index and its `length`; nothing for a string,
- * number, boolean, function, record (`Record<string, …>`), `unknown` or `any`, or a union with any of those. Each behaves exactly as `apply((v) => v?.[key])`: secret
- * when the value is, unknown when it is, with the same dependencies and behind the same waits.
+ * in {@link OwnOutputKeys}; for an array, its elements by index and its `length`. Nothing is lifted from a
+ * string, number, boolean, function, record (`Record<string, …>`), `unknown` or `any`, nor from a union
+ * holding one of those. Each field behaves as `apply((v) => v?.[key])` does: secret when the value is,
+ * unknown when it is, with the same dependencies and behind the same waits.
  *
- * @example const port: Output<string | undefined> = db.endpoint.port;
+ * @example const port: Output<string> = db.endpoint.port;
  */
 export type Lifted<T> = 0 extends 1 & T
   ? unknown
@@ -246,6 +247,10 @@ class FieldOutput extends OutputBase<unknown> {
     return of === undefined ? undefined : `${of}.${this.#key}`;
   }
 }
+
+// Every input value is asked for its node (`nodeOf`): an output answers here, before the proxy below (a trap
+// per read costs ~0.1 µs where a property costs nothing).
+Object.defineProperty(OutputBase.prototype, NODE_KEY, { value: undefined });
 
 /**
  * Lifting: a name an output does not have (not a member, not an object's) reads that field of its value.
