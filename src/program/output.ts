@@ -103,16 +103,21 @@ type Missing<T> = T extends null | undefined ? undefined : never;
  * @example const port: Output<string> = db.endpoint.port;
  */
 export type Lifted<T> = 0 extends 1 & T
-  ? unknown
+  ? NothingLifted
   : [Extract<NonNullable<T>, Primitive | Function>] extends [never]
-    ? [NonNullable<T>] extends [never]
-      ? unknown
+    ? [keyof NonNullable<T>] extends [never]
+      ? NothingLifted
       : [NonNullable<T>] extends [readonly (infer E)[]]
         ? { readonly [index: number]: Output<E | undefined>; readonly length: Output<number | Missing<T>> }
         : string extends keyof NonNullable<T>
-          ? unknown // a record by any name: its fields are reached through `apply`
+          ? NothingLifted // a record by any name: its fields are reached through `apply`
           : LiftedFields<NonNullable<T>, Missing<T>>
-    : unknown; // a plain value, or one that may be: nothing to lift
+    : NothingLifted; // a plain value, or one that may be: nothing to lift
+
+/** Never present (no runtime value): it keeps `Output<string>` an intersection, so editors name it `Output<string>`. */
+declare const nothingLifted: unique symbol;
+/** What {@link Lifted} gives when nothing is lifted: an optional member no value has. */
+type NothingLifted = { readonly [nothingLifted]?: never };
 
 /** One output per field of `T` (optional ones included, as possibly undefined). */
 type LiftedFields<T, M> = {
