@@ -18,7 +18,7 @@ import { File } from "../../src/providers/local/file.js";
 import { mocks, testProgram } from "../../src/testing/index.js";
 
 const ctx = () => new EvalContext("p", "dev", "npx tsx infra.ts");
-type Endpoint = { address: string; port?: number; apply?: string };
+type Endpoint = { address: string; port?: number; apply?: string; node?: string; next?: string; attribute?: string };
 const { Type: Db } = memoryType<{ n: number }, { n: number; endpoint: Endpoint; hosts: string[] }>("test:lift:Db", {
   inputs: { n: {} },
   outputs: { n: {}, endpoint: {}, hosts: {} },
@@ -87,6 +87,11 @@ describe("lifted property access on outputs", () => {
     const { r, db } = published({ n: 1, endpoint, hosts: [] });
     expect(typeof db.endpoint.apply).toBe("function");
     expect(await state(db.endpoint.apply((e) => e.apply), r)).toMatchObject({ value: "field named apply" });
+  });
+
+  it("an output's internal state hides no field: node, next and attribute are lifted like any other", async () => {
+    const { r, db } = published({ n: 1, endpoint: { ...endpoint, node: "N", next: "X", attribute: "A" }, hosts: [] });
+    expect(await state(all([db.endpoint.node, db.endpoint.next, db.endpoint.attribute]), r)).toMatchObject({ known: true, value: ["N", "X", "A"] });
   });
 
   it("an output is not thenable, and names every object has are not lifted", async () => {
