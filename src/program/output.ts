@@ -5,6 +5,8 @@ import { isDeepStrictEqual } from "node:util";
 import { enterApply, evaluationNow, leaveApply, trackApply, type EvalContext } from "./context.js";
 import type { OState, Resolution, Resolver } from "./resolver.js";
 import { hasStandIn, namePattern, standIn, type Deferral, type Origin } from "./deferral.js";
+import { fieldState } from "./field-state.js";
+import { misuseError } from "./output-misuse.js";
 
 export type { OState, Resolution, Resolver } from "./resolver.js";
 
@@ -62,46 +64,102 @@ const NO_DEPS: readonly ResourceNode[] = [];
 
 /**
  * A value that becomes known as the engine plans and applies: a resource attribute, or anything derived from one.
- * It carries whether it is secret and which resources it depends on.
+ * It carries whether it is secret and which resources it depends on. The fields of an object inside are
+ * outputs too (see {@link Lifted}): `db.endpoint.address` is an `Output<string>`.
  *
  * @example
  * const greeting = file.path.apply(p => `config lives in ${p}`);
  * const both = all([file.path, file.size]).apply(([p, n]) => `${p}: ${n} bytes`);
+ * const host = db.endpoint.address; // Output<string>, like db.endpoint.apply((e) => e.address)
  */
-export class Output<T> {
-  private readonly dependsOn: readonly ResourceNode[];
+export type Output<T> = OutputBase<T> & Lifted<T>;
+
+/** The `Output` class as a value: `instanceof Output`, and `new Output(...)` inside Cairn. */
+export interface OutputConstructor {
+  /** @internal Use `output()`, `all()`, `secret()` or resource attributes to make outputs. */
+  new <T>(resources: readonly ResourceNode[], source: (r: Resolver) => Resolution<T>, label?: string): Output<T>;
+  readonly prototype: OutputBase<any>;
+}
+
+/** Plain values: nothing in them is lifted. */
+type Primitive = string | number | boolean | bigint | symbol | null | undefined;
+
+/**
+ * Names an output's own members take (and every object's, and `then`, which would make it look like a
+ * promise): a field named one of these is reached through `apply`, e.g. `o.apply((v) => v.apply)`.
+ */
+export type OwnOutputKeys = keyof OutputBase<unknown> | keyof object | "then";
+
+/** `undefined` when `T` may be null or undefined (a field of nothing is undefined). */
+type Missing<T> = T extends null | undefined ? undefined : never;
+
+/**
+ * The fields of the value inside an `Output<T>`, each as an output: for an object, one per property not named
+ * in {@link OwnOutputKeys}; for an array, its elements by index and its `length`. Nothing is lifted from a
+ * string, number, boolean, function, record (`Record<string, …>`), `unknown` or `any`, nor from a union
+ * holding one of those. Each field behaves as `apply((v) => v?.[key])` does: secret when the value is,
+ * unknown when it is, with the same dependencies and behind the same waits.
+ *
+ * @example const port: Output<string> = db.endpoint.port;
+ */
+export type Lifted<T> = 0 extends 1 & T
+  ? NothingLifted
+  : [Extract<NonNullable<T>, Primitive | Function>] extends [never]
+    ? [keyof NonNullable<T>] extends [never]
+      ? NothingLifted
+      : [NonNullable<T>] extends [readonly (infer E)[]]
+        ? { readonly [index: number]: Output<E | undefined>; readonly length: Output<number | Missing<T>> }
+        : string extends keyof NonNullable<T>
+          ? NothingLifted // a record by any name: its fields are reached through `apply`
+          : LiftedFields<NonNullable<T>, Missing<T>>
+    : NothingLifted; // a plain value, or one that may be: nothing to lift
+
+/** Never present (no runtime value): it keeps `Output<string>` an intersection, so editors name it `Output<string>`. */
+declare const nothingLifted: unique symbol;
+/** What {@link Lifted} gives when nothing is lifted: an optional member no value has. */
+type NothingLifted = { readonly [nothingLifted]?: never };
+
+/** One output per field of `T` (optional ones included, as possibly undefined). */
+type LiftedFields<T, M> = {
+  readonly [K in keyof T as K extends OwnOutputKeys ? never : K extends string ? K : never]-?: Output<T[K] | M>;
+};
+
+/** @internal The class behind {@link Output}: its members are the names lifting never takes. */
+export class OutputBase<T> {
+  // Private state is in #fields: they are not properties, so no field of the value is hidden by them.
+  readonly #dependsOn: readonly ResourceNode[];
   /** @internal */
   readonly source: (r: Resolver) => Resolution<T>;
   /** Which resolver the cached state is for (by number: holding the resolver would keep its phase's values alive). */
-  private cacheFor = 0;
-  /** The state in `cacheFor`'s phase, when it was known at once; else {@link Output.later}. */
-  private now?: OState<T>;
-  private later?: Observable<OState<T>>;
+  #cacheFor = 0;
+  /** The state in `#cacheFor`'s phase, when it was known at once; else {@link OutputBase.#later}. */
+  #now: OState<T> | undefined = undefined;
+  #later: Observable<OState<T>> | undefined = undefined;
 
-  private readonly labelText: string | undefined;
+  readonly #labelText: string | undefined;
 
   /** @internal Use `output()`, `all()`, `secret()` or resource attributes to make outputs. */
   constructor(resources: readonly ResourceNode[], source: (r: Resolver) => Resolution<T>, label?: string) {
-    this.dependsOn = resources;
+    this.#dependsOn = resources;
     this.source = source;
-    this.labelText = label;
+    this.#labelText = label;
   }
 
   /** @internal Resources this output statically depends on: they become graph edges. */
   get resources(): readonly ResourceNode[] {
-    return this.dependsOn;
+    return this.#dependsOn;
   }
 
   /** @internal How the program names this value, for messages: `cert.domainValidationOptions`. */
   get label(): string | undefined {
-    return this.labelText;
+    return this.#labelText;
   }
 
   /** @internal The output's state in a phase, at once if it is known already; computed once per resolver. */
   settle(r: Resolver): Resolution<T> {
     const id = resolverId(r);
-    if (this.cacheFor !== id) {
-      this.cacheFor = id;
+    if (this.#cacheFor !== id) {
+      this.#cacheFor = id;
       let s: Resolution<T>;
       try {
         s = this.source(r);
@@ -109,14 +167,14 @@ export class Output<T> {
         s = throwError(() => e); // an apply callback threw: the same error the rxjs path would give
       }
       if (isObservable(s)) {
-        this.now = undefined;
-        this.later = s.pipe(take(1), shareReplay(1));
+        this.#now = undefined;
+        this.#later = s.pipe(take(1), shareReplay(1));
       } else {
-        this.now = s;
-        this.later = undefined;
+        this.#now = s;
+        this.#later = undefined;
       }
     }
-    return this.now ?? this.later!;
+    return this.#now ?? this.#later!;
   }
 
   /** @internal The output's state in a phase, as an observable. */
@@ -147,18 +205,19 @@ export class Output<T> {
     return out;
   }
 
-  /** Outputs are not strings: this throws, saying to use `apply` or `interpolate` instead. */
+  /** Outputs are not strings: this throws, naming the line and saying to use `interpolate` or `apply`. */
   toString(): string {
-    throw new Error(
-      "An Output was used as a string. Its value is only known when the engine runs: use `out.apply(v => `...${v}...`)` or interpolate`...${out}...` to build a string from it.",
-    );
+    throw misuseError(this.label, "string", OutputBase.prototype.toString);
   }
 
-  /** Outputs cannot be serialised directly: this throws, saying to use `apply` first. */
+  /** Outputs cannot be serialised directly: this throws, naming the line and saying to use `apply` first. */
   toJSON(): never {
-    throw new Error(
-      "An Output was passed to JSON.stringify. Its value is only known when the engine runs: use `out.apply(v => JSON.stringify(v))` or `all({...}).apply(JSON.stringify)` instead.",
-    );
+    throw misuseError(this.label, "json", OutputBase.prototype.toJSON);
+  }
+
+  /** A template string or `+` on an output: this throws, naming the line and saying to use `interpolate` or `apply`. */
+  [Symbol.toPrimitive](): never {
+    throw misuseError(this.label, "string", OutputBase.prototype[Symbol.toPrimitive]);
   }
 
   /** Keeps `console.log(output)` readable. */
@@ -166,6 +225,52 @@ export class Output<T> {
     return "Output<…>";
   }
 }
+
+/** The class of outputs (see {@link Output}). */
+export const Output = OutputBase as unknown as OutputConstructor;
+
+/**
+ * A field of an output's value, as an output of its own (`db.endpoint.address`): its value is the field's,
+ * everything else (secret, unknown, dependencies, deferrals) is the parent's, as through `apply`.
+ */
+class FieldOutput extends OutputBase<unknown> {
+  readonly #parent: OutputBase<unknown>;
+  readonly #key: string;
+
+  constructor(parent: OutputBase<unknown>, key: string) {
+    super(parent.resources, (r) => {
+      const s = parent.settle(r);
+      return isObservable(s) ? s.pipe(map((x) => fieldState(x, key))) : fieldState(s, key);
+    });
+    this.#parent = parent;
+    this.#key = key;
+  }
+
+  // Made when a message needs it, as attribute outputs' labels are.
+  override get label(): string | undefined {
+    const of = this.#parent.label;
+    return of === undefined ? undefined : `${of}.${this.#key}`;
+  }
+}
+
+// Every input value is asked for its node (`nodeOf`): an output answers here, before the proxy below (a trap
+// per read costs ~0.1 µs where a property costs nothing).
+Object.defineProperty(OutputBase.prototype, NODE_KEY, { value: undefined });
+
+/**
+ * Lifting: a name an output does not have (not a member, not an object's) reads that field of its value.
+ * The prototype chain ends in a proxy, so an output never read that way costs what it did: its own members
+ * are found before the proxy, and no object is made per output.
+ */
+Object.setPrototypeOf(
+  OutputBase.prototype,
+  new Proxy({}, {
+    get(target, key, receiver) {
+      if (typeof key === "symbol" || key === "then" || key in target || !(receiver instanceof OutputBase)) return Reflect.get(target, key, receiver);
+      return new FieldOutput(receiver, key);
+    },
+  }),
+);
 
 /**
  * One `apply` callback: runs it on known values, and keeps its result when it declared resources (a later

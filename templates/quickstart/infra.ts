@@ -27,5 +27,5 @@ export default program("{{name}}", ({ stack, config }) => {
   // Built from the gated snapshot: the URL of a server known to be ready.
   const page = new local.File("link", { path: `out/${stack}/url.txt`, content: healthy.attributes.apply((h) => `${h.url}\n`) });
 
-  return { url: healthy.attributes.apply((h) => h.url), greeting: healthy.attributes.apply((h) => h.greeting), urlFile: page.path };
+  return { url: healthy.attributes.url, greeting: healthy.attributes.greeting, urlFile: page.path };
 });

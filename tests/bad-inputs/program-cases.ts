@@ -124,9 +124,9 @@ export const programCases: Case[] = [
   // Inputs of the wrong type for the type's schema.
   ...wrongTypes.map(([attr, v, message]) => up(`input "${attr}" given ${JSON.stringify(v)}`, () => void new typed.Type("t", { [attr]: v }), new RegExp(`"t" \\(bad:in:Typed\\), ${message.source}`))),
   // Outputs used where values are needed.
-  preview("an output used as a string", () => void new Box("a", { v: `${new Box("b", {}).v}` }), /An Output was used as a string.*use `out\.apply/s),
-  preview("an output passed to JSON.stringify", () => void new Box("a", { v: JSON.stringify({ x: new Box("b", {}).v }) }), /An Output was passed to JSON\.stringify/),
-  preview("an output added to a string", () => void new Box("a", { v: "x-" + (new Box("b", {}).v as unknown as string) }), /An Output was used as a string/),
+  preview("an output used as a string", () => void new Box("a", { v: `${new Box("b", {}).v}` }), /The Output b\.v was used as a string at tests\/bad-inputs\/program-cases\.ts:\d+:\d+;.*Write interpolate`…\$\{out\}…` or out\.apply/s),
+  preview("an output passed to JSON.stringify", () => void new Box("a", { v: JSON.stringify({ x: new Box("b", {}).v }) }), /The Output b\.v was passed to JSON\.stringify at tests\/bad-inputs\/program-cases\.ts:\d+:\d+;.*out\.apply\(\(v\) => JSON\.stringify\(v\)\)/s),
+  preview("an output added to a string", () => void new Box("a", { v: "x-" + (new Box("b", {}).v as unknown as string) }), /The Output b\.v was used as a string at tests\/bad-inputs\/program-cases\.ts:\d+:\d+;/),
   // Declarations inside apply().
   up("a resource inside apply() with the name of another", () => void new Box("a", { v: output(1).apply(() => new Box("a", {}).v) }), /Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),
   up("a resource inside an apply() nothing uses, with the name of another", () => { new Box("a", {}); output(1).apply(() => new Box("a", {}).id); }, /An apply\(\) callback whose result nothing uses failed while planning: Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),

@@ -74,8 +74,8 @@ describe("Output", () => {
 
   it("toString and JSON.stringify fail with a message that says what to do", () => {
     const o = output("x");
-    expect(() => `${o}`).toThrow(/apply\(v =>|interpolate/);
-    expect(() => JSON.stringify({ o })).toThrow(/apply\(v => JSON.stringify/);
+    expect(() => `${o}`).toThrow(/interpolate`…\$\{out\}…` or out\.apply\(\(v\) =>/);
+    expect(() => JSON.stringify({ o })).toThrow(/out\.apply\(\(v\) => JSON\.stringify\(v\)\)/);
   });
 
   it("resolves each output once per phase (callbacks are not re-run per reader)", async () => {
