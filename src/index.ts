@@ -18,7 +18,7 @@ export type { EvaluateOptions, Declarations } from "./program/evaluate.js";
 export type { Settleable, Resolver, Resolution, PlanningHooks } from "./program/resolver.js";
 export type { Deferral, DeferredDeclaration, Origin } from "./program/deferral.js";
 export { Config, type ConfigValue } from "./program/config.js";
-export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState, type Lifted, type OwnOutputKeys } from "./program/output.js";
+export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState, type Lifted, type OwnOutputKeys, type OutputBase, type OutputConstructor } from "./program/output.js";
 export { OutputMisuseError } from "./program/output-misuse.js";
 export { UNKNOWN, containsUnknown } from "./core/unknown.js";
 export { Resource, CustomResource, ComponentResource, urnOf, type ResourceOptions, type Alias, type Dependable, type DependsOn } from "./program/resource.js";

@@ -74,7 +74,11 @@ const NO_DEPS: readonly ResourceNode[] = [];
  */
 export type Output<T> = OutputBase<T> & Lifted<T>;
 
-/** The `Output` class as a value: `instanceof Output`, and `new Output(...)` inside Cairn. */
+/**
+ * The `Output` class as a value: `instanceof Output`, and `new Output(...)` inside Cairn.
+ *
+ * @example if (value instanceof Output) value.apply(console.log);
+ */
 export interface OutputConstructor {
   /** @internal Use `output()`, `all()`, `secret()` or resource attributes to make outputs. */
   new <T>(resources: readonly ResourceNode[], source: (r: Resolver) => Resolution<T>, label?: string): Output<T>;
@@ -124,7 +128,11 @@ type LiftedFields<T, M> = {
   readonly [K in keyof T as K extends OwnOutputKeys ? never : K extends string ? K : never]-?: Output<T[K] | M>;
 };
 
-/** @internal The class behind {@link Output}: its members are the names lifting never takes. */
+/**
+ * The class behind {@link Output}: its members (`apply`, …) are the names lifting never takes.
+ *
+ * @example const upper = bucket.bucketName.apply((n) => n.toUpperCase());
+ */
 export class OutputBase<T> {
   // Private state is in #fields: they are not properties, so no field of the value is hidden by them.
   readonly #dependsOn: readonly ResourceNode[];
