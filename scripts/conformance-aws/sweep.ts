@@ -29,8 +29,7 @@ export interface SweepResult {
 
 /**
  * What the sweep runs against. The stacks use the default AWS provider, configured from the environment to
- * reach the fake (`fake.env`): an explicit provider instance (`defaultProviders`) makes an import plan a
- * replacement (its prior record names no provider), which would hide every other finding.
+ * reach the fake (`fake.env`), as a user's program run against `cairn fake-aws` does.
  */
 export interface SweepContext {
   cloud: FakeCloudControl;
