@@ -1,3 +1,4 @@
+import { closestName } from "../core/did-you-mean.js";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -91,27 +92,7 @@ export function fileBackendUrl(dir: string): string {
  * @example unknownParameterMessage("shema", "the PostgreSQL URL postgres://u@h/db", ["schema", "retry"]) // 'unknown parameter "shema" in … (did you mean "schema"?) …'
  */
 export function unknownParameterMessage(name: string, where: string, known: readonly string[], use = known.join(", ")): string {
-  const near = closest(name, known);
+  const near = closestName(name, known);
   return `unknown parameter "${name}" in ${where}${near ? ` (did you mean "${near}"?)` : ""}: use ${use}`;
 }
 
-/** The candidate nearest to `word` by edit distance, when it is near enough to be a typo of it. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
