@@ -105,7 +105,7 @@ export async function sweepType(ctx: SweepContext, cfnType: string): Promise<Swe
     if (!id) return fail("import", "the fake holds no object to import");
     const adopted = stackOf("import", () => void new cls("obj", inputs, { import: id }));
     const imported = await adopted.preview();
-    if (imported.steps.some((s) => s.kind !== "same") || imported.diagnostics.some((d) => d.severity === "error")) return fail("import", `import plans changes: ${changes(imported)} ${imported.diagnostics.map((d) => d.message).join("; ")}`);
+    if (imported.steps.some((s) => s.kind !== "same") || imported.diagnostics.some((d) => d.severity === "error")) return fail("import", `import plans changes: ${changes(imported)} ${imported.diagnostics.map((d) => d.summary).join("; ")}`);
     result.passed.push("import");
     const down = await stack.destroy();
     if (!down.summary?.ok) return fail("destroy", failures.join("; ") || "destroy failed");

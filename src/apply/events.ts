@@ -25,7 +25,15 @@ export interface ApplySummary {
 export type EngineEvent =
   | { type: "step-started"; urn: Urn; kind: ActionKind }
   | { type: "step-succeeded"; urn: Urn; kind: ActionKind; durationMs: number }
-  | { type: "step-failed"; urn: Urn; kind: ActionKind; error: string }
+  | {
+      type: "step-failed";
+      urn: Urn;
+      kind: ActionKind;
+      /** What went wrong (secrets masked), without where. */
+      error: string;
+      /** Where the program declared the resource (`infra.ts:12:3`), when known. */
+      site?: string;
+    }
   | { type: "step-skipped"; urn: Urn; kind: ActionKind; reason: string }
   | {
       type: "step-retrying";

@@ -21,7 +21,6 @@ import { runAction } from "./handlers/index.js";
 import { actionKindOf } from "../plan/steps/index.js";
 import { labelOf } from "./handlers/wait.js";
 import { redactorFor } from "./handlers/common.js";
-import { withSite } from "../core/declaration-site.js";
 import { publishSettled, recordPrelude } from "./prelude.js";
 import { Scheduler, type SchedulerHooks } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
@@ -147,7 +146,8 @@ function hooksFor(ctx: ApplyContext, summary: ApplySummary, runs: ActionRuns, no
       runs.drop(action);
       if (isLateDeclaration(e)) return defer(action, "a value it reads declares resources no plan included"), lose(action);
       summary.failed++;
-      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: withSite(redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)), ctx.node(action.step.urn)?.site) });
+      const site = ctx.node(action.step.urn)?.site?.toString();
+      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)), ...(site ? { site } : {}) });
       lose(action);
     },
     skipped: (action, reason) => {

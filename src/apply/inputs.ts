@@ -8,7 +8,8 @@ import { secretKeysWith } from "../provider/schema.js";
 import { replaceTriggers } from "../plan/triggers.js";
 import { UNKNOWN, containsUnknown } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
-import type { Diagnostic } from "../provider/provider.js";
+import { checkDiagnostic, type CheckResult } from "../provider/provider.js";
+import { UserError } from "../core/diagnostic.js";
 import type { ApplyContext } from "./context.js";
 import type { Action } from "../plan/actions.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
@@ -98,11 +99,12 @@ function providerChecked(action: MakingAction, ctx: ApplyContext, node: CustomNo
   if (!provider.check || !containsUnknown(action.step.news)) return out;
   ctx.secrets.addProps(out.news, out.secretKeys);
   const found = provider.check({ urn: action.step.urn, inputs: out.news });
-  const judged = (diagnostics: Diagnostic[]): Resolved => {
-    const errors = diagnostics.filter((d) => d.severity === "error");
+  const judged = (diagnostics: CheckResult): Resolved => {
+    const errors = diagnostics.map(checkDiagnostic).filter((d) => d.severity === "error");
     if (!errors.length) return out;
-    const what = errors.map((d) => (d.attribute ? `input "${d.attribute}": ${d.message}` : d.message));
-    throw new Error(`${what.join("; ")} (checked once the values known only at apply were known): nothing was sent to the provider`);
+    const what = errors.map((d) => (d.attribute ? `input "${d.attribute}": ${d.summary}` : d.summary));
+    const summary = `${what.join("; ")} (checked once the values known only at apply were known): nothing was sent to the provider`;
+    throw new UserError({ summary, urn: action.step.urn, ...(errors.length === 1 && errors[0]!.attribute ? { attribute: errors[0]!.attribute } : {}) });
   };
   return found instanceof Promise ? found.then(judged) : judged(found);
 }

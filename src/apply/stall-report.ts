@@ -1,8 +1,7 @@
 import { actionKindOf } from "../plan/steps/index.js";
 import { nameOf, type Urn } from "../core/urn.js";
-import { declaredAt } from "../core/declaration-site.js";
 import type { ScopedResolver } from "../runtime/values.js";
-import { waitCycle } from "../plan/stall.js";
+import { chainLink, waitCycle } from "../plan/stall.js";
 import type { Action } from "../plan/actions.js";
 import type { ApplyContext } from "./context.js";
 import type { Scheduler } from "./scheduler.js";
@@ -28,7 +27,7 @@ export function reportStall(running: readonly Action[], scopeOf: (a: Action) => 
     return scheduler.depsOf(id).find((d) => scheduler.statusOf(d) === "waiting" || scheduler.statusOf(d) === "running");
   };
   const cycle = waitCycle(running[0]!.id, next);
-  const named = (urn: Urn) => `"${nameOf(urn)}"${declaredAt(ctx.node(urn)?.site)}`;
+  const named = (urn: Urn) => chainLink(`"${nameOf(urn)}"`, undefined, ctx.node(urn)?.site);
   const chain = (cycle ?? running.map((a) => a.id)).map((id) => named(byId.get(id)!.step.urn));
   const message =
     `stuck: a dependency cycle formed at run time: ${chain.join(" → ")}. Each needs the next to finish first; ` +

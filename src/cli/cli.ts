@@ -36,7 +36,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
     .option("--from-backup", "if the state snapshot is damaged, use its previous version (changes recorded after it may be forgotten; see `state recover`)")
     .option("--forget-interrupted <urn>", "forget an interrupted operation of this resource instead of settling it (repeatable; when its provider says it cannot tell what became of it)", (v: string, all: string[] = []) => [...all, v])
     .option("--no-color", "plain text without colours (also: NO_COLOR=1)")
-    .option("--debug", "print every provider call (duration, outcome) and plan decision (reason) to stderr, secrets redacted (also: CAIRN_LOG=debug)")
+    .option("--debug", "print every provider call (duration, outcome) and plan decision (reason) to stderr, secrets redacted (also: CAIRN_LOG=debug), and the stack trace of an unexpected error")
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.out(s.trimEnd()), writeErr: (s) => ctx.io.err(s.trimEnd()) })
     .showHelpAfterError()

@@ -8,6 +8,8 @@ import { JsonEmitter } from "./json/events.js";
 import { processIo, type Io } from "./io.js";
 import { Interrupts } from "./interrupts.js";
 import { thrownMessage } from "../core/thrown.js";
+import { diagnosticsOf } from "../core/diagnostic.js";
+import { diagnosticJson } from "./render/diagnostic.js";
 import { commandRunning, takeStrayFailure } from "./process-guard.js";
 import type { Command } from "commander";
 
@@ -42,9 +44,11 @@ export async function runCli(prog: ProgramSpec | undefined, argv: string[], io: 
   } catch (e) {
     ctx.active?.close();
     const noColor = argv.includes("--no-color");
-    const code = reportError(e, io.err, colors(wantsColor({ env: io.env, noColorFlag: noColor, isTTY: io.stdoutIsTTY })), Boolean(io.env.CAIRN_DEBUG));
-    // A script reading --json sees the error in the stream too.
-    if (argv.includes("--json") && code !== EXIT.ok) new JsonEmitter((l) => io.out(l)).emit({ type: "error", message: thrownMessage(e), exit_code: code });
+    const debug = argv.includes("--debug") || Boolean(io.env.CAIRN_DEBUG);
+    const code = reportError(e, io.err, colors(wantsColor({ env: io.env, noColorFlag: noColor, isTTY: io.stdoutIsTTY })), debug);
+    // A script reading --json sees the error in the stream too, and its diagnostics when the user can fix it.
+    const diagnostics = diagnosticsOf(e);
+    if (argv.includes("--json") && code !== EXIT.ok) new JsonEmitter((l) => io.out(l)).emit({ type: "error", message: thrownMessage(e), exit_code: code, ...(diagnostics ? { diagnostics: diagnostics.map(diagnosticJson) } : {}) });
     return interrupts.settle(failedOutside(code));
   } finally {
     commandRunning(undefined);

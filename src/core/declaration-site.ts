@@ -200,23 +200,3 @@ export class DeclarationSites {
 export function callerFile(): string | undefined {
   return userFrame(rawCallSites())?.path;
 }
-
-/**
- * ` (declared at infra.ts:12:3)` to append to a message about a node, or "" when its site is not known.
- *
- * @example `Resource "cfg" failed${declaredAt(node.site)}` // 'Resource "cfg" failed (declared at infra.ts:12:3)'
- */
-export function declaredAt(site: DeclarationSite | undefined): string {
-  const text = site?.toString();
-  return text ? ` (declared at ${text})` : "";
-}
-
-/**
- * `message` naming where its node was declared, unless it already does (a chain that names each link).
- *
- * @example withSite("create of cfg failed", node.site) // "create of cfg failed (declared at infra.ts:12:3)"
- */
-export function withSite(message: string, site: DeclarationSite | undefined): string {
-  const text = site?.toString();
-  return text && !message.includes(text) ? `${message} (declared at ${text})` : message;
-}

@@ -99,33 +99,72 @@ export function diagnosticKey(d: Diagnostic): string {
  *
  * @example
  * throw new UserError({ summary: 'two resources are named "db"', detail: "Give each resource a name of its own.", urn, site });
+ * throw new UserError("CAIRN_PASSPHRASE is not set: set it to the stack's passphrase.");
  */
 export class UserError extends Error {
   /** The problem, with where it is. */
   readonly diagnostic: Diagnostic;
 
-  constructor(d: Omit<Diagnostic, "severity"> & { severity?: Severity }, options?: { cause?: unknown }) {
-    super(d.detail ? `${d.summary}\n${d.detail}` : d.summary, options);
+  /** `d` is the problem, or only its summary (a message that says what is wrong and what to do). */
+  constructor(d: string | (Omit<Diagnostic, "severity"> & { severity?: Severity }), options?: { cause?: unknown }) {
+    const diagnostic: Diagnostic = typeof d === "string" ? { severity: "error", summary: d } : { severity: "error", ...d };
+    super(diagnosticText(diagnostic), options);
     this.name = "UserError";
-    this.diagnostic = { severity: "error", ...d };
+    this.diagnostic = diagnostic;
   }
 }
 
 /**
- * Thrown when a phase ends with error diagnostics: every one of them, not only the first.
+ * Thrown when a phase ends with error diagnostics: every one of them, not only the first. `summary` heads
+ * them in `message` (for code that reads only that); the CLI prints each diagnostic instead.
  *
- * @example if (diags.hasErrors()) throw new DiagnosticsError(diags.errors());
+ * @example if (diags.hasErrors()) throw new DiagnosticsError(diags.errors(), 'The program "web" has 2 problems');
  */
 export class DiagnosticsError extends UserError {
-  constructor(readonly diagnostics: readonly Diagnostic[]) {
+  readonly diagnostics: readonly Diagnostic[];
+
+  constructor(diagnostics: readonly Diagnostic[], summary?: string) {
     const [first] = diagnostics;
     super(
-      diagnostics.length === 1 && first
+      diagnostics.length === 1 && first && !summary
         ? first
-        : { summary: `${diagnostics.length} problems`, detail: diagnostics.map((d) => `- ${d.summary}`).join("\n") },
+        : { summary: summary ?? `${diagnostics.length} problems`, detail: diagnostics.map((d) => `  - ${diagnosticText(d).replaceAll("\n", "\n    ")}`).join("\n") },
     );
     this.name = "DiagnosticsError";
+    this.diagnostics = diagnostics;
   }
+}
+
+/**
+ * A diagnostic's words, the summary and then the detail, without where: what a plain message holds.
+ *
+ * @example diagnosticText({ severity: "error", summary: "no region", detail: "Set AWS_REGION." }) // "no region\nSet AWS_REGION."
+ */
+export function diagnosticText(d: Diagnostic): string {
+  return d.detail ? `${d.summary}\n${d.detail}` : d.summary;
+}
+
+/**
+ * The user's `file:line:column` a diagnostic names, as text, or undefined when it names none (a site whose
+ * frame was not the user's prints as "").
+ *
+ * @example siteText({ severity: "error", summary: "x", site }) // "infra.ts:12:3"
+ */
+export function siteText(d: Pick<Diagnostic, "site">): string | undefined {
+  const text = d.site?.toString();
+  return text ? text : undefined;
+}
+
+/**
+ * The diagnostics of anything thrown: a {@link DiagnosticsError}'s every one, a {@link UserError}'s one, or
+ * undefined for any other error (a fault of Cairn or a provider, not a problem the user can fix).
+ *
+ * @example diagnosticsOf(new UserError({ summary: "x" }))?.[0]?.summary // "x"
+ */
+export function diagnosticsOf(e: unknown): readonly Diagnostic[] | undefined {
+  if (!isUserError(e)) return undefined;
+  const many = (e as Partial<DiagnosticsError>).diagnostics;
+  return Array.isArray(many) && many.length ? many : [e.diagnostic];
 }
 
 /**

@@ -57,7 +57,7 @@ export function cascadeDeleteFirst(
         errors.push({
           severity: "error",
           urn: user.step.urn,
-          message: `"${nameOf(step.urn)}" is deleted before it is re-created, so "${user.node.name}", which references it, must be replaced the same way; but it is outside --target. Add --target ${user.step.urn}.`,
+          summary: `"${nameOf(step.urn)}" is deleted before it is re-created, so "${user.node.name}", which references it, must be replaced the same way; but it is outside --target. Add --target ${user.step.urn}.`,
         });
         continue;
       }

@@ -37,12 +37,12 @@ async function checkedLater(node: CustomNode, r: ResolvedInputs | Promise<Resolv
 function checked(node: CustomNode, resolved: ResolvedInputs, triggers: Triggers | undefined, ctx: PlanContext): CheckedInputs | undefined {
   if (resolved.deferred) return void deferNode(node, resolved.deferred, ctx), undefined;
   const { values, problems } = jsonInputs(resolved.values);
-  for (const p of problems) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): ${p}. State holds plain JSON data, so this value could never match what was saved.` });
+  for (const p of problems) ctx.diagnostics.push({ severity: "error", urn: node.urn, summary: `"${node.name}" (${node.type}): ${p}. State holds plain JSON data, so this value could never match what was saved.` });
   if (problems.length) return undefined;
   // Checked against the type's schema here, at preview: a wrong input must not create an object first.
   const schema = node.definition.schema;
   const wrong = inputSchemaProblems(values, schema, secretKeysWith(schema, resolved.secretKeys));
-  for (const p of wrong) ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}), ${p}` });
+  for (const p of wrong) ctx.diagnostics.push({ severity: "error", urn: node.urn, summary: `"${node.name}" (${node.type}), ${p}` });
   // A literal, not a spread of `resolved`: this runs once per resource.
   return wrong.length ? undefined : { values, secretKeys: resolved.secretKeys, deps: resolved.deps, triggers };
 }

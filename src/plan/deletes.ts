@@ -79,7 +79,7 @@ export function planDeletes(
       diagnostics.push({
         severity: "error",
         urn: r.urn,
-        message: `${r.urn} is protected and cannot be deleted. It is no longer in the program: put it back, or set protect: false on it and run up before removing it (or run \`state unprotect ${r.urn}\`).`,
+        summary: `${r.urn} is protected and cannot be deleted. It is no longer in the program: put it back, or set protect: false on it and run up before removing it (or run \`state unprotect ${r.urn}\`).`,
       });
     }
     out.push(deleteStep(r, stateful));
@@ -94,7 +94,7 @@ export function checkDeleteProviders(steps: readonly PlanStep[], known: (type: s
       diagnostics.push({
         severity: "error",
         urn: s.urn as Urn,
-        message: `Cannot delete ${s.urn}: no resource type "${s.type}" is defined in this program, so its provider is unknown. Keep importing the module that defines "${s.type}" until its resources are deleted.`,
+        summary: `Cannot delete ${s.urn}: no resource type "${s.type}" is defined in this program, so its provider is unknown. Keep importing the module that defines "${s.type}" until its resources are deleted.`,
       });
     }
   }

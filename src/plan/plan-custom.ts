@@ -1,5 +1,5 @@
 import type { CustomNode, GraphNode, ResourceNode } from "../program/node.js";
-import type { Diagnostic, Diff, Provider } from "../provider/provider.js";
+import { checkDiagnostic, type CheckResult, type Diff, type Provider } from "../provider/provider.js";
 import { forceNewKeys, secretKeys as schemaSecretKeys, secretKeysWith } from "../provider/schema.js";
 import { providerRecord } from "../provider/instance.js";
 import type { Props, ProviderRecord, ResourceState } from "../state/types.js";
@@ -46,7 +46,7 @@ async function adopt(node: CustomNode, id: string, news: Props, secretKeys: stri
     ctx.input.read(node.urn, node.provider, (c) => provider.read({ urn: node.urn, id, inputs: news, outputs: {}, ctx: c })),
   )) as Props | undefined;
   if (read === undefined) {
-    ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `"${node.name}" (${node.type}): import: no object with id "${id}" was found. Check the id, and the region and credentials in use.` });
+    ctx.diagnostics.push({ severity: "error", urn: node.urn, summary: `"${node.name}" (${node.type}): import: no object with id "${id}" was found. Check the id, and the region and credentials in use.` });
     return undefined;
   }
   const inputs: Props = { ...news };
@@ -80,8 +80,10 @@ async function reowned(node: CustomNode, claim: Claim, news: Props, ctx: PlanCon
 async function providerAnswers(node: CustomNode, provider: Provider<any, any, any>, news: Props, prior: ResourceState | undefined, ctx: PlanContext): Promise<Diff | undefined> {
   const fullyKnown = !containsUnknown(news);
   if (provider.check && (fullyKnown || provider.checksUnknown)) {
-    const found = await memoized<Diagnostic[]>(ctx, `check|${node.urn}|${JSON.stringify(news)}`, async () => provider.check!({ urn: node.urn, inputs: news }));
-    for (const d of found) ctx.diagnostics.push({ severity: d.severity, urn: node.urn, message: `"${node.name}" (${node.type})${d.attribute ? `, input "${d.attribute}"` : ""}: ${d.message}` });
+    const found = await memoized<CheckResult>(ctx, `check|${node.urn}|${JSON.stringify(news)}`, async () => provider.check!({ urn: node.urn, inputs: news }));
+    for (const d of found.map(checkDiagnostic)) {
+      ctx.diagnostics.push({ ...d, urn: node.urn, summary: `"${node.name}" (${node.type})${d.attribute ? `, input "${d.attribute}"` : ""}: ${d.summary}` });
+    }
   }
   if (!prior || prior.tainted || !provider.diff || !fullyKnown) return undefined;
   const key = `diff|${node.urn}|${JSON.stringify(prior.inputs)}|${JSON.stringify(news)}`;
@@ -273,6 +275,6 @@ function protectedReplace(node: CustomNode, d: Extract<Decision, { kind: "replac
   return {
     severity: "error" as const,
     urn: node.urn,
-    message: `"${node.name}" (${node.urn}) is protected and cannot be replaced${why}. To replace it, first set protect: false in its options and run up, or undo the change.`,
+    summary: `"${node.name}" (${node.urn}) is protected and cannot be replaced${why}. To replace it, first set protect: false in its options and run up, or undo the change.`,
   };
 }

@@ -35,7 +35,7 @@ export async function planLookup(node: LookupNode, ctx: PlanContext): Promise<vo
   const key = `lookup|${node.urn}|${JSON.stringify(id.value)}`;
   const found = await memoized(ctx, key, () => ctx.input.read(node.urn, node.provider, (c) => readLookup(providerOf(ctx, node), node.type, node.urn, id.value, c)));
   if (found === undefined) {
-    ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Lookup "${node.name}" (${node.type}): nothing matches ${describeLookupKey(id.value)}. Check it, and the region and credentials in use.` });
+    ctx.diagnostics.push({ severity: "error", urn: node.urn, summary: `Lookup "${node.name}" (${node.type}): nothing matches ${describeLookupKey(id.value)}. Check it, and the region and credentials in use.` });
     return ctx.publish(node, unknownValue(secrets));
   }
   ctx.steps.set(node, { ...base, kind: "read", id: found.id, deferred: false, outputs: found.outputs });

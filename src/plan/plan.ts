@@ -1,6 +1,7 @@
 import type { Urn } from "../core/urn.js";
 import type { Props, StateMutation } from "../state/types.js";
 import type { DeclarationSite } from "../core/declaration-site.js";
+import type { Diagnostic } from "../core/diagnostic.js";
 import { STEP_KINDS, stepKindOf, type PlanStep, type StepKind } from "./steps/index.js";
 import type { PlanMode } from "./steps/step-parts.js";
 
@@ -8,12 +9,13 @@ export type { DataLoss, ReplaceReason, StepMeta, StepBase, AdoptedObject, PriorO
 export type { PlanStep, StepKind, StepOf } from "./steps/index.js";
 export { STEP_KINDS, isChanging } from "./steps/index.js";
 
-/** A problem found while planning; errors stop the run after all of them are reported. */
-export interface PlanDiagnostic {
-  severity: "error" | "warning";
-  message: string;
-  urn?: Urn;
-}
+/**
+ * A problem found while planning, as every layer reports one (see {@link Diagnostic}); errors stop the run
+ * after all of them are reported. The site, when set, is left out of saved plans and `--json`'s plan.
+ *
+ * @example plan.diagnostics.filter((d) => d.severity === "error").map((d) => d.summary)
+ */
+export type PlanDiagnostic = Diagnostic;
 
 /**
  * A plan: plain, serialisable data. `up` applies exactly this, and refuses if the state's serial moved on.

@@ -19,7 +19,7 @@ import { isStateful } from "./data-loss.js";
 import { cascadeDeleteFirst } from "./cascade.js";
 import { StallWatch } from "./stall.js";
 import { thrownMessage } from "../core/thrown.js";
-import { withSite } from "../core/declaration-site.js";
+import { Diagnostics } from "../core/diagnostic.js";
 import { addNode } from "../graph/graph.js";
 import { deferredParts, keepReferencedOld, keptForLater } from "./deferred.js";
 import { Deferrals } from "./deferrals.js";
@@ -55,10 +55,10 @@ function checkNamedUrns(input: PlanInput, opts: PlanOptions, diagnostics: PlanDi
   if (!opts.replace?.length && !opts.targets?.length) return;
   const inProgram = new Set<string>(input.graph.order.map((n) => n.urn));
   for (const u of opts.replace ?? []) {
-    if (!inProgram.has(u)) diagnostics.push({ severity: "error", message: `--replace ${u}: no resource with this URN in the program. Run \`state list\` to see the URNs.` });
+    if (!inProgram.has(u)) diagnostics.push({ severity: "error", summary: `--replace ${u}: no resource with this URN in the program. Run \`state list\` to see the URNs.` });
   }
   for (const u of opts.targets ?? []) {
-    if (!inProgram.has(u) && !input.state.resources[u]) diagnostics.push({ severity: "error", message: `--target ${u}: no resource with this URN in the program or in state, so nothing would be done. Run \`state list\` to see the URNs.` });
+    if (!inProgram.has(u) && !input.state.resources[u]) diagnostics.push({ severity: "error", summary: `--target ${u}: no resource with this URN in the program or in state, so nothing would be done. Run \`state list\` to see the URNs.` });
   }
 }
 
@@ -77,7 +77,7 @@ function planNode(node: GraphNode, ctx: PlanContext): Promise<void> | void {
 
 /** Reports a node whose planning failed, and gives it an unknown value (what uses it is still planned). */
 function planFailed(node: GraphNode, e: unknown, ctx: PlanContext): void {
-  ctx.diagnostics.push({ severity: "error", urn: node.urn, message: `Planning "${node.name}" (${node.type}) failed: ${thrownMessage(e, `the provider of ${node.type}`)}` });
+  ctx.diagnostics.push({ severity: "error", urn: node.urn, summary: `Planning "${node.name}" (${node.type}) failed: ${thrownMessage(e, `the provider of ${node.type}`)}` });
   ctx.publish(node, unknownValue());
 }
 
@@ -157,13 +157,17 @@ export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promis
 }
 
 /**
- * Appends where the program declared it to each diagnostic about a program node: in one place for every
- * kind of diagnostic, so each names the user's line once (a message that already names it is left alone).
+ * The diagnostics, each once (by key: see {@link Diagnostics}), each about a program node given the site
+ * where the program declared it: in one place for every kind of diagnostic, so printers name the line once.
  */
-function nameSites(diagnostics: PlanDiagnostic[], graph: Graph): void {
-  if (!diagnostics.some((d) => d.urn)) return;
-  const byUrn = new Map<string, GraphNode>(graph.order.map((n) => [n.urn, n]));
-  for (const d of diagnostics) if (d.urn) d.message = withSite(d.message, byUrn.get(d.urn)?.site);
+function nameSites(diagnostics: PlanDiagnostic[], graph: Graph): PlanDiagnostic[] {
+  const byUrn = diagnostics.some((d) => d.urn && !d.site) ? new Map<string, GraphNode>(graph.order.map((n) => [n.urn, n])) : undefined;
+  const once = new Diagnostics();
+  for (const d of diagnostics) {
+    const site = d.urn && !d.site ? byUrn?.get(d.urn)?.site : undefined;
+    once.add(site ? { ...d, site } : d);
+  }
+  return [...once];
 }
 
 /** The plan of a finished pass: program steps in graph order, then deletes; stack outputs; checks. */
@@ -191,12 +195,12 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
     try {
       buildActionGraph({ steps });
     } catch (e) {
-      diagnostics.push({ severity: "error", message: (e as Error).message });
+      diagnostics.push({ severity: "error", summary: (e as Error).message });
     }
   }
   const outs = await resolveStackOutputs(input.programOutputs, ctx.resolver);
-  for (const message of outputProblems(outs.values).values()) diagnostics.push({ severity: "error", message });
-  nameSites(diagnostics, input.graph);
+  for (const message of outputProblems(outs.values).values()) diagnostics.push({ severity: "error", summary: message });
+  diagnostics.splice(0, diagnostics.length, ...nameSites(diagnostics, input.graph));
   const deferred = deferredParts(ctx.deferrals, kept);
   const unforeseen = [...ctx.deferrals.unforeseen];
   const notes = await outputNotes(input.programOutputs, ctx.resolver, outs.values, ctx.steps, input.graph);

@@ -1,5 +1,4 @@
 import type { GraphNode, ResourceNode } from "../program/node.js";
-import { declaredAt } from "../core/declaration-site.js";
 import type { PlanContext } from "./context.js";
 import { unknownValue } from "../runtime/values.js";
 
@@ -19,9 +18,24 @@ export function waitCycle<T>(start: T, next: (n: T) => T | undefined): T[] | und
   return undefined;
 }
 
-/** `"a" (urn) (declared at infra.ts:3:1) → "b" (urn) (declared at infra.ts:4:1) → "a"`. */
+/**
+ * `"a" (urn, at infra.ts:3:1) → "b" (urn, at infra.ts:4:1) → "a"`: a chain names where each of its links is
+ * declared, as one diagnostic's single site cannot.
+ *
+ * @example describeChain([a, b, a])
+ */
 export function describeChain(nodes: readonly ResourceNode[]): string {
-  return nodes.map((n, i) => (i === nodes.length - 1 ? `"${n.name}"` : `"${n.name}" (${n.urn})${declaredAt(n.site)}`)).join(" → ");
+  return nodes.map((n, i) => (i === nodes.length - 1 ? `"${n.name}"` : chainLink(`"${n.name}"`, n.urn, n.site))).join(" → ");
+}
+
+/**
+ * One link of a chain of nodes: its name, and its URN and site when given.
+ *
+ * @example chainLink('"a"', undefined, site) // '"a" (at infra.ts:3:1)'
+ */
+export function chainLink(name: string, urn: string | undefined, site: { toString(): string } | undefined): string {
+  const where = [urn, site?.toString() ? `at ${site}` : undefined].filter(Boolean).join(", ");
+  return where ? `${name} (${where})` : name;
 }
 
 /**
@@ -137,7 +151,7 @@ export class StallWatch {
     ctx.diagnostics.push({
       severity: "error",
       urn: cycle[0]!.urn,
-      message:
+      summary:
         `Dependency cycle through apply(): ${describeChain(cycle)}. Each needs a value of the next before it can be planned; ` +
         "the graph could not see it up front because the value is read inside an apply() callback. Break the cycle: pass one of the values another way, or remove the reference.",
     });

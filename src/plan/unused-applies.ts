@@ -26,8 +26,7 @@ export async function runUnusedApplies(applies: readonly Settleable[], resolver:
   const failures = await Promise.all(pending.map((now) => firstValueFrom(race(now.pipe(map(() => undefined)), deadline)).then(() => undefined, (e: unknown) => e)));
   for (const e of failures) {
     if (e === undefined) continue;
-    const message = thrownMessage(e, "an apply() callback");
-    if (diagnostics.some((d) => d.message.includes(message))) continue;
-    diagnostics.push({ severity: "error", message: `An apply() callback whose result nothing uses failed while planning: ${message}` });
+    // The same failure twice is one diagnostic: the planner keeps one per key (see Diagnostics).
+    diagnostics.push({ severity: "error", summary: `An apply() callback whose result nothing uses failed while planning: ${thrownMessage(e, "an apply() callback")}` });
   }
 }

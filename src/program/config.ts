@@ -27,14 +27,15 @@ export class Config {
 
   private missing(key: string, secretHint: boolean): void {
     this.diagnostics.push({
-      message: `Missing required configuration "${key}" for stack "${this.stack}": set it with \`${this.command} config set ${key} <value>${secretHint ? " --secret" : ""} --stack ${this.stack}\`.`,
+      severity: "error",
+      summary: `Missing required configuration "${key}" for stack "${this.stack}": set it with \`${this.command} config set ${key} <value>${secretHint ? " --secret" : ""} --stack ${this.stack}\`.`,
     });
   }
 
   private plain(key: string): string | undefined {
     const v = this.values[key];
     if (v?.secret) {
-      this.diagnostics.push({ message: `Configuration "${key}" is a secret: read it with config.getSecret("${key}") or config.requireSecret("${key}"), which keep it secret.` });
+      this.diagnostics.push({ severity: "error", summary: `Configuration "${key}" is a secret: read it with config.getSecret("${key}") or config.requireSecret("${key}"), which keep it secret.` });
       return undefined;
     }
     return v?.value;
@@ -58,7 +59,7 @@ export class Config {
     if (v === undefined) return undefined;
     const n = Number(v);
     if (v.trim() === "" || !Number.isFinite(n)) {
-      this.diagnostics.push({ message: `Configuration "${key}" must be a number, but is "${v}": set it with \`${this.command} config set ${key} <number> --stack ${this.stack}\`.` });
+      this.diagnostics.push({ severity: "error", summary: `Configuration "${key}" must be a number, but is "${v}": set it with \`${this.command} config set ${key} <number> --stack ${this.stack}\`.` });
       return undefined;
     }
     return n;
@@ -75,7 +76,7 @@ export class Config {
     const v = this.plain(key);
     if (v === undefined) return undefined;
     if (v !== "true" && v !== "false") {
-      this.diagnostics.push({ message: `Configuration "${key}" must be true or false, but is "${v}": set it with \`${this.command} config set ${key} true --stack ${this.stack}\` (or false).` });
+      this.diagnostics.push({ severity: "error", summary: `Configuration "${key}" must be true or false, but is "${v}": set it with \`${this.command} config set ${key} true --stack ${this.stack}\` (or false).` });
       return undefined;
     }
     return v === "true";

@@ -7,12 +7,13 @@ import type { ConfigValue } from "./config-value.js";
 import type { StackAccess } from "../state/stack-access.js";
 import { LateDeclarationError, type Origin } from "./deferral.js";
 import { DeclarationSites } from "../core/declaration-site.js";
+import type { Diagnostic } from "../core/diagnostic.js";
 
-/** A problem found while evaluating a program, reported with the others at the end (each once). */
-export interface EvalDiagnostic {
-  message: string;
-  urn?: Urn;
-}
+/**
+ * A problem found while evaluating a program (a missing config value), reported with the others at the end.
+ * @example ctx.diagnostics.push({ severity: "error", summary: 'Missing required configuration "region"' });
+ */
+export type EvalDiagnostic = Diagnostic;
 
 /**
  * Everything one evaluation of a program records. Scoped per run with AsyncLocalStorage, so two

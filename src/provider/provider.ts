@@ -1,13 +1,33 @@
 import type { Urn } from "../core/urn.js";
 import type { Duration } from "../core/duration.js";
+import type { Diagnostic } from "../core/diagnostic.js";
 
-/** A problem found by `check`, reported before planning. */
-export interface Diagnostic {
+export type { Diagnostic };
+
+/**
+ * A problem a provider's `check` found, in the shape of earlier versions (`message` for `summary`).
+ * @deprecated Return a {@link Diagnostic} (`summary`, and `detail` for what to do): this shape is still read.
+ * @example const d: LegacyCheckDiagnostic = { severity: "error", message: "must be positive", attribute: "size" };
+ */
+export interface LegacyCheckDiagnostic {
   severity: "error" | "warning";
   message: string;
   /** The input attribute concerned, if any. */
   attribute?: string;
 }
+
+/**
+ * A problem `check` found, as the one {@link Diagnostic} shape (a legacy `message` read as its summary).
+ * @example checkDiagnostic({ severity: "error", message: "must be positive" }).summary // "must be positive"
+ */
+export function checkDiagnostic(d: Diagnostic | LegacyCheckDiagnostic): Diagnostic {
+  if ("summary" in d) return d;
+  const { message, ...rest } = d;
+  return { ...rest, summary: message };
+}
+
+/** What `check` returns: every problem found (none when the inputs are good). */
+export type CheckResult = readonly (Diagnostic | LegacyCheckDiagnostic)[];
 
 /**
  * A provider's verdict on an existing resource's new inputs.
@@ -133,8 +153,11 @@ export type ProviderOperation = "create" | "read" | "update" | "delete" | "list"
  * };
  */
 export interface Provider<I = Record<string, unknown>, O = Record<string, unknown>, Q = never> {
-  /** Validates inputs before planning. */
-  check?(args: { urn: Urn; inputs: I }): Diagnostic[] | Promise<Diagnostic[]>;
+  /**
+   * Validates inputs before planning: each problem a {@link Diagnostic} naming the input in `attribute`
+   * (the engine adds the resource's URN and the user's line).
+   */
+  check?(args: { urn: Urn; inputs: I }): CheckResult | Promise<CheckResult>;
   /**
    * `check` accepts inputs that still hold values known only at apply (`UNKNOWN` markers, to be skipped), so
    * it is asked even then: a missing required input is reported at preview, not when the create fails.

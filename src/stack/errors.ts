@@ -1,13 +1,18 @@
+import { UserError } from "../core/diagnostic.js";
+
 /**
- * An error the user can fix, with every problem found listed (each once). The CLI prints its message
- * without a stack trace and exits 1.
+ * An error the user can fix, with every problem found listed (each once): a {@link UserError} whose
+ * summary is `message` and whose detail lists the problems. The CLI prints it without a stack trace and
+ * exits 1.
+ *
+ * @example throw new CairnError("Nothing was forgotten:", ["urn:…::a is protected"]);
  */
-export class CairnError extends Error {
+export class CairnError extends UserError {
   constructor(
     message: string,
     readonly problems: readonly string[] = [],
   ) {
-    super(problems.length ? `${message}\n${problems.map((p) => `  - ${p}`).join("\n")}` : message);
+    super(problems.length ? { summary: message, detail: problems.map((p) => `  - ${p}`).join("\n") } : { summary: message });
     this.name = "CairnError";
   }
 }

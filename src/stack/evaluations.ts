@@ -8,6 +8,7 @@ import type { ProviderRecord } from "../state/types.js";
 import { withPlannedOutputs } from "../state/stack-access.js";
 import { thrownMessage } from "../core/thrown.js";
 import { CairnError } from "./errors.js";
+import { DiagnosticsError } from "../core/diagnostic.js";
 import { preparedFrom, type Prepared } from "./prepared.js";
 import { note, type StackParts } from "./stack-parts.js";
 
@@ -56,7 +57,7 @@ export class Evaluations {
       const fix = message.includes("program(...) at") ? "" : `. Fix the error in the program's body${site ? ` (the program(...) at ${site})` : ""}`;
       throw new CairnError(`The program "${program.name}" failed while declaring its resources: ${fix ? message.replace(/\.$/, "") : message}${fix}`);
     }
-    if (ev.diagnostics.length) throw new CairnError(`The program "${program.name}" has ${ev.diagnostics.length} problem(s):`, ev.diagnostics.map((d) => d.message));
+    if (ev.diagnostics.length) throw new DiagnosticsError(ev.diagnostics, `The program "${program.name}" has ${ev.diagnostics.length} problem(s):`);
     this.remember(ev);
     this.prepared = preparedFrom(ev, config);
     return this.prepared;

@@ -56,5 +56,5 @@ export function traced(parts: StackParts, plan: Plan): Plan {
 /** The plan with its secrets remembered and its diagnostics (a provider's check may quote a value) redacted. */
 function scrubbed(parts: StackParts, plan: Plan): Plan {
   planSecrets(plan, parts.secrets);
-  return { ...plan, diagnostics: plan.diagnostics.map((d) => ({ ...d, message: parts.secrets.redact(d.message) })) };
+  return { ...plan, diagnostics: plan.diagnostics.map((d) => ({ ...d, summary: parts.secrets.redact(d.summary), ...(d.detail ? { detail: parts.secrets.redact(d.detail) } : {}) })) };
 }

@@ -40,7 +40,7 @@ export function destroyPlan(
   plan.mode = "destroy";
   const scope = targets.length ? destroyScope(state, targets) : undefined;
   for (const t of targets) {
-    if (!state.resources[t]) plan.diagnostics.push({ severity: "error", message: `--target ${t}: no resource with this URN in state. Run \`state list\` to see the URNs.` });
+    if (!state.resources[t]) plan.diagnostics.push({ severity: "error", summary: `--target ${t}: no resource with this URN in state. Run \`state list\` to see the URNs.` });
   }
   plan.steps = planDeletes(state, () => false, scope, plan.diagnostics, stateful);
   checkDeleteProviders(plan.steps, hasProvider, plan.diagnostics);

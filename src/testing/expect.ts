@@ -54,7 +54,7 @@ export async function expectFailure(run: TestUpResult | Promise<unknown>, want: 
   const found = result.failures.find((f) => (want.resource === undefined || f.resource === want.resource) && (want.op === undefined || f.op === want.op) && matches(f.error, want.message));
   if (found) return found;
   if (result.ok) throw new TestExpectationError(`Expected the run to fail with ${describe(want)}, but it succeeded (${result.plan.changes.join(", ") || "no changes"}).`);
-  const seen = result.failures.map((f) => `  - ${f.op} ${f.resource}: ${f.error}`).join("\n");
+  const seen = result.failures.map((f) => `  - ${f.op} ${f.resource}: ${f.error}${f.site ? ` (at ${f.site})` : ""}`).join("\n");
   throw new TestExpectationError(`Expected a failure with ${describe(want)}; the run failed with:\n${seen}`);
 }
 

@@ -87,7 +87,10 @@ export interface TestFailure {
   resource: string;
   urn: Urn;
   op: ActionKind;
+  /** What went wrong, without where. */
   error: string;
+  /** Where the program declared the resource (`infra.ts:12:3`), when known. */
+  site?: string;
 }
 
 /** A resource as the state holds it after a run. */
@@ -197,7 +200,7 @@ function inputsOf(calls: readonly MockCall[]): Record<string, Props> {
 
 /** Everything a test asserts on after an apply, from the plan, the run's events and calls, and the state after. */
 export function toTestUpResult(plan: Plan, summary: ApplySummary | undefined, events: EngineEvent[], calls: MockCall[], state: StackState): TestUpResult {
-  const failures: TestFailure[] = events.flatMap((e) => (e.type === "step-failed" ? [{ resource: nameOf(e.urn), urn: e.urn, op: e.kind, error: e.error }] : []));
+  const failures: TestFailure[] = events.flatMap((e) => (e.type === "step-failed" ? [{ resource: nameOf(e.urn), urn: e.urn, op: e.kind, error: e.error, ...(e.site ? { site: e.site } : {}) }] : []));
   const resources = byName(
     Object.values(state.resources).map((r) => ({ urn: r.urn, value: { urn: r.urn, type: r.type, id: r.id, inputs: r.inputs, outputs: r.outputs } })),
   );

@@ -59,7 +59,8 @@ describe("--json, driving the CLI", () => {
       name: "bad",
       resource_type: "local:Command",
       op: "create",
-      error: "the create command `echo 'disk full' >&2; exit 7` exited with code 7:\ndisk full (declared at tests/cli/json-run.test.ts:17:17)",
+      error: "the create command `echo 'disk full' >&2; exit 7` exited with code 7:\ndisk full",
+      site: "tests/cli/json-run.test.ts:17:17",
       hint: expect.stringContaining("run `npx tsx infra.ts up` again"),
     });
     expect(events.find((e) => e.type === "step-skipped")).toMatchObject({ name: "after-bad", reason: expect.stringContaining("dependency failed") });
@@ -75,7 +76,8 @@ describe("--json, driving the CLI", () => {
       [
         "✗ create urn:cairn:dev::json::local:Command::bad failed:",
         "    the create command `echo 'disk full' >&2; exit 7` exited with code 7:",
-        "    disk full (declared at tests/cli/json-run.test.ts:17:17)",
+        "    disk full",
+        "    at tests/cli/json-run.test.ts:17:17",
         "    hint: Nothing was recorded for it (an object made part-way is recorded as tainted and replaced next time); fix the cause and run `npx tsx infra.ts up` again.",
       ].join("\n"),
     );

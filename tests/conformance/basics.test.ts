@@ -114,7 +114,7 @@ describe("conformance: the everyday lifecycle on a strict cloud", () => {
     expect(planned(r.plan)).toEqual(["update b"]);
     expect(other.cloud.contents()).toEqual(["box:other=new"]);
     await expect((await world((Box) => void new Box("c", { name: "c" }, { import: "box-9" }))).stack.preview()).resolves.toMatchObject({
-      diagnostics: [expect.objectContaining({ message: expect.stringMatching(/import: no object with id "box-9" was found/) })],
+      diagnostics: [expect.objectContaining({ summary: expect.stringMatching(/import: no object with id "box-9" was found/) })],
     });
   });
 });

@@ -45,7 +45,7 @@ export function stepOf<K extends PlanStep["kind"]>(plan: Plan, name: string, kin
 
 export const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 
-/** Error messages of failed steps. */
+/** Error messages of failed steps, each with where its resource was declared. */
 export function failures(events: readonly EngineEvent[]): string[] {
-  return events.flatMap((e) => (e.type === "step-failed" ? [`${nameOf(e.urn)}: ${e.error}`] : []));
+  return events.flatMap((e) => (e.type === "step-failed" ? [`${nameOf(e.urn)}: ${e.error}${e.site ? ` (at ${e.site})` : ""}`] : []));
 }

@@ -14,7 +14,7 @@ describe("conformance: never silent, never stuck", () => {
       const a = new Box("a", { name: "a", value: output("x").apply(() => later!.value) });
       later = new Box("b", { name: "b", value: a.value });
     });
-    await expect(stack.up()).rejects.toThrow(/Dependency cycle through apply\(\): "a" \(urn:[^)]+\) \(declared at tests\/conformance\/never-silent\.test\.ts:14:17\) → "b" \(urn:[^)]+\) \(declared at tests\/conformance\/never-silent\.test\.ts:15:15\) → "a"/);
+    await expect(stack.up()).rejects.toThrow(/Dependency cycle through apply\(\): "a" \(urn:[^,]+, at tests\/conformance\/never-silent\.test\.ts:14:17\) → "b" \(urn:[^,]+, at tests\/conformance\/never-silent\.test\.ts:15:15\) → "a"/);
     expect(cloud.calls).toEqual([]);
     // The lock was released and state is intact: the next command runs.
     expect(await stack.resources()).toEqual([]);
@@ -30,7 +30,7 @@ describe("conformance: never silent, never stuck", () => {
     });
     const r = await stack.up();
     expect(r.summary).toMatchObject({ ok: false, failed: 1, skipped: 1 });
-    expect(failures(events)).toEqual([expect.stringMatching(/^a: stuck: a dependency cycle formed at run time: "a" \(declared at tests\/conformance\/never-silent\.test\.ts:27:17\) → "b" \(declared at tests\/conformance\/never-silent\.test\.ts:28:15\) → "a" \(declared at tests\/conformance\/never-silent\.test\.ts:27:17\)\. Each needs the next to finish first; .*remove the reference\.$/)]);
+    expect(failures(events)).toEqual([expect.stringMatching(/^a: stuck: a dependency cycle formed at run time: "a" \(at tests\/conformance\/never-silent\.test\.ts:27:17\) → "b" \(at tests\/conformance\/never-silent\.test\.ts:28:15\) → "a" \(at tests\/conformance\/never-silent\.test\.ts:27:17\)\. Each needs the next to finish first; .*remove the reference\. \(at tests\/conformance\/never-silent\.test\.ts:27:17\)$/)]);
     expect(cloud.contents()).toEqual(["box:free", "box:x"]);
     expect((await stack.resources()).map((s) => s.id).sort()).toEqual(["box-1", "box-2"]);
   });
@@ -84,7 +84,7 @@ describe("conformance: never silent, never stuck", () => {
     expect(r.summary).toMatchObject({ ok: false, succeeded: 1, failed: 1 });
     expect(retries(events)).toBe(2);
     expect(cloud.contents()).toEqual(["box:flaky"]);
-    expect(failures(events)).toEqual(["broken: InternalFailure: create of broken failed (declared at tests/conformance/never-silent.test.ts:79:7)"]);
+    expect(failures(events)).toEqual(["broken: InternalFailure: create of broken failed (at tests/conformance/never-silent.test.ts:79:7)"]);
   });
 
   it("a create that made the object but could not finish it is kept tainted and replaced next run", async () => {

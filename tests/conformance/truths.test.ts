@@ -10,7 +10,7 @@ describe("conformance: the smaller truths", () => {
   it("--target naming nothing is an error, not 'up to date'", async () => {
     const { stack } = await world((Box) => void new Box("a", { name: "a" }));
     const plan = await stack.preview({ targets: ["urn:cairn:dev::conf::strict:x:Box::nope" as Urn] });
-    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: "error", message: expect.stringMatching(/^--target urn:cairn:dev::conf::strict:x:Box::nope: no resource with this URN/) })]);
+    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: "error", summary: expect.stringMatching(/^--target urn:cairn:dev::conf::strict:x:Box::nope: no resource with this URN/) })]);
     await expect(stack.up({ targets: ["urn:x::y" as Urn] })).rejects.toThrow(/--target urn:x::y: no resource/);
   });
 
@@ -46,7 +46,7 @@ describe("conformance: the smaller truths", () => {
       new Box("c", { name: "c", value: new Map() as never });
     });
     const plan = await stack.preview();
-    expect(plan.diagnostics.map((d) => d.message)).toEqual([
+    expect(plan.diagnostics.map((d) => d.summary)).toEqual([
       expect.stringMatching(/^"a" \(strict:c\d+:Box\): input "value" is a Date: pass date.toISOString\(\)/),
       expect.stringMatching(/^"b" .*input "refs\[0\]" is NaN, which is not a finite number/),
       expect.stringMatching(/^"c" .*input "value" is a Map: pass Object.fromEntries\(map\)/),
@@ -127,7 +127,7 @@ describe("conformance: the smaller truths", () => {
     cloud.inject("create", "a", "fail");
     const r = await stack.up();
     expect(r.summary).toMatchObject({ ok: false, succeeded: 1, failed: 1, skipped: 1 });
-    expect(failures(events)).toEqual(["a: InternalFailure: create of a failed (declared at tests/conformance/truths.test.ts:123:17)"]);
+    expect(failures(events)).toEqual(["a: InternalFailure: create of a failed (at tests/conformance/truths.test.ts:123:17)"]);
     expect(events.find((e) => e.type === "step-skipped")).toMatchObject({ reason: expect.stringMatching(/^dependency failed: urn:.*::a$/) });
     expect(cloud.contents()).toEqual(["box:c"]);
   });

@@ -50,7 +50,7 @@ describe("cascade: who must be replaced delete-first with a resource that is", (
     const steps = new Map<GraphNode, PlanStep>([[a, replace("a", true)], [b, same("b", ["a"])]]);
     const { add, errors } = cascadeDeleteFirst(steps, stateOf([["a", []], ["b", ["a"]]]), new Map(), new Set([a]));
     expect(add.size).toBe(0);
-    expect(errors).toEqual([{ severity: "error", urn: u("b"), message: expect.stringContaining(`outside --target. Add --target ${u("b")}`) }]);
+    expect(errors).toEqual([{ severity: "error", urn: u("b"), summary: expect.stringContaining(`outside --target. Add --target ${u("b")}`) }]);
   });
 
   it("adds nothing when no replace is delete-first, or the user is already forced", () => {

@@ -68,13 +68,18 @@ describe("declaration sites", () => {
     const r = await stack.up();
     expect(r.summary?.ok).toBe(false);
     const failed = events.find((e): e is Extract<EngineEvent, { type: "step-failed" }> => e.type === "step-failed");
-    expect(failed?.error).toBe(`the cloud refused v=13 (declared at ${FIXTURE}:22:3)`);
+    expect(failed).toMatchObject({ error: "the cloud refused v=13", site: `${FIXTURE}:22:3` });
   });
 
-  it("a plan diagnostic (a failed check) names the line that declared the resource, once", async () => {
+  it("a plan diagnostic (a failed check) carries the line that declared the resource as a field, and the plan prints it once", async () => {
     const { stack } = await stackOf(failingCheck);
     const plan = await stack.preview();
-    expect(plan.diagnostics.map((d) => d.message)).toEqual([`"negative" (sites:test:Thing), input "v": must not be negative (declared at ${FIXTURE}:27:3)`]);
+    expect(plan.diagnostics.map((d) => ({ ...d, site: String(d.site) }))).toEqual([
+      { severity: "error", urn: "urn:cairn:dev::sites::sites:test:Thing::negative", attribute: "v", summary: `"negative" (sites:test:Thing), input "v": must not be negative`, site: `${FIXTURE}:27:3` },
+    ]);
+    const shown = renderPlan(plan);
+    expect(shown).toContain(`error: "negative" (sites:test:Thing), input "v": must not be negative\n  at ${FIXTURE}:27:3 (urn:cairn:dev::sites::sites:test:Thing::negative)`);
+    expect(shown.split(`${FIXTURE}:27:3`)).toHaveLength(2);
   });
 
   it("preview --diff names where each changed resource was declared; the compact plan does not", async () => {

@@ -216,7 +216,7 @@ describe("lookups by query (Type.get(name, { … }))", () => {
       cloud.Thing.get("nope", { name: "absent.dev" });
     }).stack({ stateDir: join(dir, "three"), passphrase: "test-pass" });
     const plan = await missing.preview();
-    expect(plan.diagnostics.map((d) => d.message).join("\n")).toMatch(/Lookup "nope" \(regional:test:Thing\): nothing matches name = "absent.dev"/);
+    expect(plan.diagnostics.map((d) => d.summary).join("\n")).toMatch(/Lookup "nope" \(regional:test:Thing\): nothing matches name = "absent.dev"/);
   });
 
   it("defer a query that depends on a resource being created to apply time", async () => {

@@ -67,7 +67,7 @@ describe("stackOutputs", () => {
       new Thing.Type("t2", { v: n.outputs.vpcId });
     }).stack({ stateDir: join(dir, "app"), stack: "prod", passphrase: "app-pass" });
     const bad = await app.preview();
-    const msg = bad.diagnostics.map((d) => d.message).join("\n");
+    const msg = bad.diagnostics.map((d) => d.summary).join("\n");
     expect(msg).toContain("stack app/prod reads the outputs of stack network/prod, whose state in");
     expect(msg).toContain('pass it as stackOutputs("network", { stack: "prod", passphrase })');
     passphrase = "network-pass";

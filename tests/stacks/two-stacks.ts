@@ -104,7 +104,7 @@ export async function conformance(opts: StackOptions, tag: string, raw: () => Pr
   // WHEN app reads an output network does not have THEN preview fails naming both stacks, the key and a guess
   t.appCfg.key = "vpcID" as keyof NetworkOutputs;
   const bad = await t.app.preview();
-  const msg = bad.diagnostics.map((d) => d.message).join("\n");
+  const msg = bad.diagnostics.map((d) => d.summary).join("\n");
   expect(msg).toContain('stack app/app reads output "vpcID" of stack network/network, which has no such output (did you mean "vpcId"?)');
   expect(msg).toContain("Its outputs: dbPassword, vpcId.");
   await expect(t.app.up()).rejects.toThrow(/vpcID/);
@@ -113,7 +113,7 @@ export async function conformance(opts: StackOptions, tag: string, raw: () => Pr
   // WHEN app reads a stack that does not exist THEN preview fails naming both
   t.appCfg.stack = "nope";
   const missing = await t.app.preview();
-  expect(missing.diagnostics.map((d) => d.message).join("\n")).toMatch(/stack app\/app reads the outputs of stack network\/nope, which does not exist in /);
+  expect(missing.diagnostics.map((d) => d.summary).join("\n")).toMatch(/stack app\/app reads the outputs of stack network\/nope, which does not exist in /);
   t.appCfg.stack = "network";
 
   // THEN the backend's graph shows the read

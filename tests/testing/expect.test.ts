@@ -18,7 +18,7 @@ describe("expect helpers", () => {
 
     const err = await expectFailure(run.up(), { resource: "data" }).catch((e: unknown) => e);
 
-    expect((err as Error).message).toBe('Expected a failure with resource "data"; the run failed with:\n  - create publish: LimitExceeded (declared at tests/testing/fixtures.ts:58:19)');
+    expect((err as Error).message).toBe('Expected a failure with resource "data"; the run failed with:\n  - create publish: LimitExceeded (at tests/testing/fixtures.ts:58:19)');
   });
 
   it("expectFailure accepts a run refused before any step (a plan error) when the message matches", async () => {

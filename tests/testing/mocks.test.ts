@@ -44,7 +44,7 @@ describe("mocks", () => {
 
     const failure = await expectFailure(run.up(), { resource: "data", message: "AccessDenied" });
 
-    expect(failure).toMatchObject({ op: "create", error: "AccessDenied (declared at tests/testing/mocks.test.ts:10:16)" });
+    expect(failure).toMatchObject({ op: "create", error: "AccessDenied", site: "tests/testing/mocks.test.ts:10:16" });
     expect(Object.keys(run.state.resources).map((u) => u.split("::").pop())).toEqual(["logs"]);
   });
 

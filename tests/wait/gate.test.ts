@@ -202,7 +202,7 @@ describe("gate: a gated value is known only once its predicate held", () => {
       await gate.up();
       await gate.up();
       const blocked = await reader.preview();
-      expect(blocked.diagnostics.map((d) => d.message).join("\n")).toMatch(/reads output "url" of stack gate\/prod, which has no such output/);
+      expect(blocked.diagnostics.map((d) => d.summary).join("\n")).toMatch(/reads output "url" of stack gate\/prod, which has no such output/);
       expect(seen).toEqual([]);
       status = "ready";
       expect((await gate.up()).outputs).toEqual({ url: "http://x" });

@@ -89,7 +89,7 @@ describe("wait: apply", () => {
         "Raise its timeout if the target is just slow, or check why it does not reach that state.",
     );
     // The failure names the line that declared the wait.
-    expect(events.find((e) => e.type === "step-failed")).toMatchObject({ kind: "wait", error: `${o.message} (declared at tests/wait/wait-engine.test.ts:72:22)` });
+    expect(events.find((e) => e.type === "step-failed")).toMatchObject({ kind: "wait", error: o.message, site: "tests/wait/wait-engine.test.ts:72:22" });
     expect(events.find((e) => e.type === "step-skipped")).toMatchObject({ reason: expect.stringContaining("dependency failed: urn:cairn:dev::waits::cairn:wait::issued") });
     expect([...rec.objects.values()]).toEqual([{ value: "x" }]);
     // What did succeed is saved.

@@ -45,7 +45,7 @@ export function engineEventToJson(e: EngineEvent, command: string): JsonEventInp
     case "step-succeeded":
       return { type: e.type, urn: e.urn, name: nameOf(e.urn), resource_type: typeOf(e.urn), op: e.kind, duration_ms: e.durationMs };
     case "step-failed":
-      return { type: e.type, urn: e.urn, name: nameOf(e.urn), resource_type: typeOf(e.urn), op: e.kind, error: e.error, hint: hintFor(e.kind, e.error, command) };
+      return { type: e.type, urn: e.urn, name: nameOf(e.urn), resource_type: typeOf(e.urn), op: e.kind, error: e.error, hint: hintFor(e.kind, e.error, command), ...(e.site ? { site: e.site } : {}) };
     case "step-skipped":
       return { type: e.type, urn: e.urn, name: nameOf(e.urn), resource_type: typeOf(e.urn), op: e.kind, reason: e.reason };
     case "step-retrying":

@@ -6,6 +6,7 @@ import { typeOf } from "../../core/urn.js";
 import { stepKindOf, type JsonStep } from "../../plan/steps/index.js";
 import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { JsonEventBody } from "./schema.js";
+import { diagnosticJson } from "../render/diagnostic.js";
 import { planViewOnDemand } from "../../plan/plan-view.js";
 
 /**
@@ -45,7 +46,7 @@ export function planToJson(plan: Plan): JsonEventBody<"plan"> {
     steps: stepsToJson(plan),
     outputs,
     output_notes: { ...plan.outputNotes },
-    diagnostics: plan.diagnostics.map((d) => ({ severity: d.severity, message: d.message, ...(d.urn ? { urn: d.urn } : {}) })),
+    diagnostics: plan.diagnostics.map(diagnosticJson),
     partial: isPartial(plan),
     unforeseen: plan.unforeseen ?? [],
     deferred: (plan.deferred ?? []).map((p) => ({

@@ -14,6 +14,14 @@ const resource = { urn: z.string(), name: z.string(), resource_type: z.string(),
 const observed = z.array(z.strictObject({ path: z.string(), value: z.unknown() }));
 /** Any JSON value; `{ "$unknown": true }` where a value is not known yet, `"[secret]"` for secrets. */
 const value = z.unknown();
+/**
+ * A problem found (see `Diagnostic`): `message` is the summary and detail in one text (without the site);
+ * `site` the user's `file:line:column` where the program declared what it is about.
+ */
+const diagnostic = z.strictObject({
+  severity: z.enum(["error", "warning"]), message: z.string(), summary: z.string(), detail: z.optional(z.string()),
+  urn: z.optional(z.string()), attribute: z.optional(z.string()), site: z.optional(z.string()),
+});
 
 const outcome = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("satisfied"), reads: z.number(), waited_ms: z.number(), observed }),
@@ -51,7 +59,7 @@ export const jsonEvent = z.discriminatedUnion("type", [
     outputs: z.record(z.string(), value),
     /** Why a stack output is not known yet (a wait that has not held), by output name. */
     output_notes: z.record(z.string(), z.string()),
-    diagnostics: z.array(z.strictObject({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(z.string()) })),
+    diagnostics: z.array(diagnostic),
     /** True when parts wait for values known only during apply: `up` plans and applies them in later rounds. */
     partial: z.boolean(),
     /** Values whose apply() callbacks could not run on stand-ins: `up` plans once more after applying. */
@@ -73,7 +81,7 @@ export const jsonEvent = z.discriminatedUnion("type", [
   }),
   z.strictObject({ ...base, type: z.literal("step-started"), ...resource }),
   z.strictObject({ ...base, type: z.literal("step-succeeded"), ...resource, duration_ms: z.number() }),
-  z.strictObject({ ...base, type: z.literal("step-failed"), ...resource, error: z.string(), hint: z.string() }),
+  z.strictObject({ ...base, type: z.literal("step-failed"), ...resource, error: z.string(), hint: z.string(), site: z.optional(z.string()) }),
   z.strictObject({ ...base, type: z.literal("step-skipped"), ...resource, reason: z.string() }),
   z.strictObject({ ...base, type: z.literal("step-retrying"), ...resource, attempt: z.number(), error: z.string(), delay_ms: z.number() }),
   z.strictObject({ ...base, type: z.literal("wait-polled"), urn: z.string(), name: z.string(), reads: z.number(), waited_ms: z.number(), observed, note: z.optional(z.string()) }),
@@ -98,7 +106,8 @@ export const jsonEvent = z.discriminatedUnion("type", [
     done: z.partialRecord(op, z.number()),
     duration_ms: z.number(),
   }),
-  z.strictObject({ ...base, type: z.literal("error"), message: z.string(), exit_code: z.number() }),
+  /** The error a command ended with; `diagnostics` when the user can fix it (each with its site). */
+  z.strictObject({ ...base, type: z.literal("error"), message: z.string(), exit_code: z.number(), diagnostics: z.optional(z.array(diagnostic)) }),
 ]);
 
 /** One `--json` event. */

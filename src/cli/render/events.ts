@@ -46,13 +46,14 @@ export function succeededLine(e: Ev<"step-succeeded">, c: Colors = noColors): st
 }
 
 /**
- * A failed step as a block: the resource and operation, the provider's message (indented, every line), and
- * a hint saying what state it is left in and what to do.
+ * A failed step as a block: the resource and operation, the provider's message (indented, every line),
+ * where the program declared it (`at infra.ts:12:3`), and a hint saying what state it is left in and what to do.
  * @example failedLines({ type: "step-failed", urn, kind: "create", error: "boom" }, "npx tsx infra.ts").join("\n")
  */
 export function failedLines(e: Ev<"step-failed">, command: string, c: Colors = noColors): string[] {
   const message = e.error.split("\n").map((l) => `    ${l}`);
-  return [`${c.red("✗")} ${e.kind} ${e.urn} ${c.red("failed")}:`, ...message, `    ${c.dim("hint:")} ${hintFor(e.kind, e.error, command)}`];
+  const at = e.site ? [c.dim(`    at ${e.site}`)] : [];
+  return [`${c.red("✗")} ${e.kind} ${e.urn} ${c.red("failed")}:`, ...message, ...at, `    ${c.dim("hint:")} ${hintFor(e.kind, e.error, command)}`];
 }
 
 /**

@@ -9,6 +9,7 @@ import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { DetailOptions, PlanView } from "../../plan/steps/step-parts.js";
 import { planViewOnDemand } from "../../plan/plan-view.js";
 import { renderRefresh } from "./events.js";
+import { diagnosticLines } from "./diagnostic.js";
 import { dataLossSteps } from "../../plan/data-loss.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */
@@ -193,7 +194,7 @@ function framing(plan: Plan, c: Colors): { head: string[]; tail: string[] } {
   const deferred = deferredBlock(plan, c);
   if (deferred) tail.push(deferred);
   if (Object.keys(plan.outputs).length && plan.mode !== "destroy") tail.push(outputsBlock(plan.outputs, plan.secretOutputs, plan.outputNotes));
-  for (const d of plan.diagnostics) tail.push(`${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.message}`);
+  for (const d of plan.diagnostics) tail.push(diagnosticLines(d, c).join("\n"));
   const loss = dataLossNote(plan);
   if (loss) tail.push(c.red(loss));
   if (errors) tail.push(c.red(`\nThe plan has ${errors} error(s): nothing can be applied until ${errors === 1 ? "it is" : "they are"} fixed.`));

@@ -95,10 +95,10 @@ const commandProvider: Provider<CommandInputs, CommandOutputs> = {
     for (const k of ["create", "update", "delete", "read", "dir"] as const) {
       const v = inputs[k];
       if (v === undefined && k !== "create") continue;
-      if (typeof v !== "string" || v.trim() === "") d.push({ severity: "error" as const, attribute: k, message: `must be a non-empty command string` });
+      if (typeof v !== "string" || v.trim() === "") d.push({ severity: "error" as const, attribute: k, summary: `must be a non-empty command string` });
     }
     for (const [k, v] of Object.entries(inputs.environment ?? {})) {
-      if (typeof v !== "string") d.push({ severity: "error" as const, attribute: "environment", message: `${k} must be a string (got ${typeof v})` });
+      if (typeof v !== "string") d.push({ severity: "error" as const, attribute: "environment", summary: `${k} must be a string (got ${typeof v})` });
     }
     return d;
   },

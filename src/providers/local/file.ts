@@ -32,9 +32,9 @@ const fileProvider: Provider<FileInputs, FileOutputs> = {
   permissions: () => [],
   check({ inputs }) {
     const d = [];
-    if (typeof inputs.path !== "string" || inputs.path.length === 0) d.push({ severity: "error" as const, attribute: "path", message: "must be a non-empty string" });
-    if (typeof inputs.content !== "string") d.push({ severity: "error" as const, attribute: "content", message: "must be a string" });
-    if (inputs.mode !== undefined && (!Number.isInteger(inputs.mode) || inputs.mode < 0 || inputs.mode > 0o7777)) d.push({ severity: "error" as const, attribute: "mode", message: "must be permission bits such as 0o644" });
+    if (typeof inputs.path !== "string" || inputs.path.length === 0) d.push({ severity: "error" as const, attribute: "path", summary: "must be a non-empty string" });
+    if (typeof inputs.content !== "string") d.push({ severity: "error" as const, attribute: "content", summary: "must be a string" });
+    if (inputs.mode !== undefined && (!Number.isInteger(inputs.mode) || inputs.mode < 0 || inputs.mode > 0o7777)) d.push({ severity: "error" as const, attribute: "mode", summary: "must be permission bits such as 0o644" });
     return d;
   },
   diff({ olds, news, outputs }) {

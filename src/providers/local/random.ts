@@ -34,7 +34,7 @@ export const RandomId = defineResource<RandomIdInputs, RandomIdOutputs>("local:R
     permissions: () => [],
     check({ inputs }) {
       const n = inputs.byteLength;
-      return n === undefined || (Number.isInteger(n) && n >= 1 && n <= 1024) ? [] : [{ severity: "error", attribute: "byteLength", message: `must be a whole number from 1 to 1024 (got ${String(n)})` }];
+      return n === undefined || (Number.isInteger(n) && n >= 1 && n <= 1024) ? [] : [{ severity: "error", attribute: "byteLength", summary: `must be a whole number from 1 to 1024 (got ${String(n)})` }];
     },
     async create({ inputs }) {
       const bytes = randomBytes(inputs.byteLength ?? 8);
@@ -104,9 +104,9 @@ export function generatePassword(i: RandomPasswordInputs): string {
 function checkPassword(i: RandomPasswordInputs): Diagnostic[] {
   const classes = classesOf(i);
   const length = i.length ?? 20;
-  if (classes.length === 0) return [{ severity: "error", message: "every character class is turned off: leave at least one of upper, lower, numeric, special on" }];
+  if (classes.length === 0) return [{ severity: "error", summary: "every character class is turned off: leave at least one of upper, lower, numeric, special on" }];
   if (!Number.isInteger(length) || length < classes.length || length > 4096) {
-    return [{ severity: "error", attribute: "length", message: `must be a whole number from ${classes.length} (one per character class) to 4096 (got ${String(i.length)})` }];
+    return [{ severity: "error", attribute: "length", summary: `must be a whole number from ${classes.length} (one per character class) to 4096 (got ${String(i.length)})` }];
   }
   return [];
 }

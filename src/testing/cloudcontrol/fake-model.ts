@@ -129,8 +129,8 @@ export function validate(info: TypeInfo, desired: Model): FakeFailure | undefine
   const problems = checkInputs(info, fromCloud(info, desired)).filter((d) => d.severity === "error");
   if (problems.length === 0) return undefined;
   const text = problems.map((d) => {
-    const missing = /^required property "(.+)" is missing/.exec(d.message);
-    return missing ? `#: required key [${cfnNameOf(info, missing[1]!)}] not found` : `#/${d.attribute ?? ""}: ${d.message}`;
+    const missing = /^required property "(.+)" is missing/.exec(d.summary);
+    return missing ? `#: required key [${cfnNameOf(info, missing[1]!)}] not found` : `#/${d.attribute ?? ""}: ${d.summary}`;
   });
   return { code: "InvalidRequest", message: `Model validation failed (${text.join("; ")})` };
 }

@@ -5,7 +5,7 @@ import { wait } from "../../../src/wait/wait.js"; import { ComponentResource } f
 import type { Provider } from "../../../src/provider/provider.js";
 
 const provider: Provider<{ v: number }, { v: number }> = {
-  check: ({ inputs }) => (inputs.v < 0 ? [{ severity: "error", attribute: "v", message: "must not be negative" }] : []),
+  check: ({ inputs }) => (inputs.v < 0 ? [{ severity: "error", attribute: "v", summary: "must not be negative" }] : []),
   async create({ inputs }) {
     if (inputs.v === 13) throw new Error("the cloud refused v=13");
     return { id: `id-${inputs.v}`, outputs: { v: inputs.v } };

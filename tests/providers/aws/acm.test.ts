@@ -23,6 +23,7 @@ import {
 import { IncompleteCreateError } from "../../../src/core/errors.js";
 import { minutes } from "../../../src/core/duration.js";
 import type { Urn } from "../../../src/core/urn.js";
+import { checkDiagnostic } from "../../../src/provider/provider.js";
 import { output } from "../../../src/program/output.js";
 import { EvalContext, runInContext } from "../../../src/program/context.js";
 import { ValueResolver } from "../../../src/runtime/values.js";
@@ -609,7 +610,7 @@ describe("delete", () => {
 
 describe("check", () => {
   const check = (i: Partial<CertificateInputs>) => certificateProvider.check!({ urn: URN, inputs: { domainName: "example.dev", ...i } as CertificateInputs });
-  const messages = async (i: Partial<CertificateInputs>) => (await check(i)).map((d) => `${d.severity} ${d.attribute}: ${d.message}`);
+  const messages = async (i: Partial<CertificateInputs>) => (await check(i)).map(checkDiagnostic).map((d) => `${d.severity} ${d.attribute}: ${d.summary}`);
 
   it("accepts valid names, wildcards as the first label and a trailing dot", async () => {
     expect(await check({ domainName: "*.Example.dev.", subjectAlternativeNames: ["example.dev", "a-b.c1.example.dev"], validationMethod: "DNS", keyAlgorithm: "EC_secp384r1", tags: { a: "b" } })).toEqual([]);

@@ -40,7 +40,7 @@ describe("preview refuses what Cloud Control would refuse", () => {
       new Policy("extra", { policyName: "extra", policyDocument: { Version: "2012-10-17", Statement: [] }, roles: [role.roleName] });
     });
     const plan = await stack.preview();
-    const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+    const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.summary} (declared at ${String(d.site)})`);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^"extra" \(aws:iam:Policy\): AWS::IAM::Policy cannot be created through Cloud Control: use an inline policy on Role \(`policies`\), or RolePolicy, UserPolicy, GroupPolicy or ManagedPolicy .*\(declared at tests\/providers\/aws\/registry-check\.test\.ts:\d+:\d+\)$/);
     await expect(stack.up()).rejects.toThrow(/AWS::IAM::Policy cannot be created through Cloud Control/);
@@ -50,7 +50,7 @@ describe("preview refuses what Cloud Control would refuse", () => {
   it("a value outside the registry's enum is an error naming the Cairn path and the allowed values, with the program line", async () => {
     const stack = stackOf(() => void new LambdaFunction("fn", { role: ROLE, code: { zipFile: "exports.h=1" }, packageType: "Tarball" as never }));
     const plan = await stack.preview();
-    const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+    const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.summary} (declared at ${String(d.site)})`);
     expect(errors).toEqual([expect.stringMatching(/^"fn" \(aws:lambda:Function\), input "packageType": must be one of "Image", "Zip" \(the CloudFormation registry's schema of AWS::Lambda::Function\) \(declared at tests\/providers\/aws\/registry-check\.test\.ts:\d+:\d+\)$/)]);
     expect(plan.diagnostics.filter((d) => d.severity === "warning")).toEqual([]);
     await expect(stack.up()).rejects.toThrow(/packageType/);
@@ -59,9 +59,9 @@ describe("preview refuses what Cloud Control would refuse", () => {
 
   it("bounds and patterns of nested values are checked, with the nested Cairn path", () => {
     const base = { role: ROLE, code: { zipFile: "x" } };
-    expect(checkInputs(lambda(), { ...base, handler: "index handler" })).toEqual([{ severity: "error", attribute: "handler", message: "must match the pattern ^[^\\s]+$ (the CloudFormation registry's schema of AWS::Lambda::Function)" }]);
+    expect(checkInputs(lambda(), { ...base, handler: "index handler" })).toEqual([{ severity: "error", attribute: "handler", summary: "must match the pattern ^[^\\s]+$ (the CloudFormation registry's schema of AWS::Lambda::Function)" }]);
     expect(checkInputs(lambda(), { ...base, tags: [{ key: "k".repeat(200), value: "v" }] })).toEqual([
-      { severity: "error", attribute: "tags[0].key", message: "must be at most 128 characters long (the CloudFormation registry's schema of AWS::Lambda::Function)" },
+      { severity: "error", attribute: "tags[0].key", summary: "must be at most 128 characters long (the CloudFormation registry's schema of AWS::Lambda::Function)" },
     ]);
   });
 
@@ -72,14 +72,14 @@ describe("preview refuses what Cloud Control would refuse", () => {
   });
 
   it("a required property the registry asks for is reported once, in Cairn's name", () => {
-    expect(checkInputs(lambda(), { code: { zipFile: "x" } })).toEqual([{ severity: "error", attribute: "role", message: expect.stringMatching(/^required property "role" is missing/) }]);
+    expect(checkInputs(lambda(), { code: { zipFile: "x" } })).toEqual([{ severity: "error", attribute: "role", summary: expect.stringMatching(/^required property "role" is missing/) }]);
   });
 
   it("where the two sources list different values, a value either lists passes and any other is refused", () => {
     const logGroup = knownType("AWS::Logs::LogGroup")!;
     // The specification lists DELIVERY; the registry snapshot does not.
     expect(checkInputs(logGroup, { logGroupClass: "DELIVERY" })).toEqual([]);
-    expect(checkInputs(logGroup, { logGroupClass: "ARCHIVE" })).toEqual([expect.objectContaining({ severity: "error", attribute: "logGroupClass", message: expect.stringMatching(/^must be one of "STANDARD", "INFREQUENT_ACCESS", "DELIVERY"/) })]);
+    expect(checkInputs(logGroup, { logGroupClass: "ARCHIVE" })).toEqual([expect.objectContaining({ severity: "error", attribute: "logGroupClass", summary: expect.stringMatching(/^must be one of "STANDARD", "INFREQUENT_ACCESS", "DELIVERY"/) })]);
   });
 
   it("valid inputs pass both checks", () => {
@@ -97,7 +97,7 @@ describe("values known only at apply are checked once known, before their reques
     const plan = await stack.preview();
     expect(plan.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const failures: string[] = [];
-    stack.events.subscribe((e) => e.type === "step-failed" && failures.push(e.error));
+    stack.events.subscribe((e) => e.type === "step-failed" && failures.push(`${e.error} (declared at ${e.site})`));
     expect((await stack.up()).summary?.failed).toBe(1);
     expect(failures).toEqual([expect.stringMatching(/input "handler": must match the pattern \^\[\^\\s\]\+\$ .*nothing was sent to the provider.*\(declared at tests\/providers\/aws\/registry-check\.test\.ts:\d+:\d+\)$/)]);
     expect(created().map((c) => c.typeName)).toEqual(["AWS::SQS::Queue"]);

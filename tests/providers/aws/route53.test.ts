@@ -665,7 +665,7 @@ describe("RecordSet provider", () => {
       expect(attrs({ ...base, weight: 5 })).toEqual(["weight"]);
       expect(attrs({ ...base, type: "CNAME", records: ["a.dev", "b.dev"] })).toEqual(["records"]);
       const [d] = check({ ...base, type: "MXX" as RecordSetInputs["type"] });
-      expect(d).toMatchObject({ severity: "error", message: expect.stringMatching(/must be one of A, AAAA/) });
+      expect(d).toMatchObject({ severity: "error", summary: expect.stringMatching(/must be one of A, AAAA/) });
     });
   });
 });

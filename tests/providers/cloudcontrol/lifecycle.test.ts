@@ -72,7 +72,7 @@ describe("checks, refusals and default tags on Cloud Control types", () => {
       new Queue("other", { visibilityTimeout: "soon" } as never);
     });
     const plan = await stack.preview();
-    const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+    const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.summary} (declared at ${String(d.site)})`);
     expect(errors).toEqual([
       '"jobs" (aws:sqs:Queue), input "visibilityTimout": AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?) (declared at tests/providers/cloudcontrol/lifecycle.test.ts:71:7)',
       '"other" (aws:sqs:Queue), input "visibilityTimeout": expected an integer, got string "soon" (declared at tests/providers/cloudcontrol/lifecycle.test.ts:72:7)',

@@ -181,14 +181,14 @@ describe("resuming an interrupted Cloud Control operation", () => {
 
 describe("checks against the specification, before anything is created", () => {
   it("names the property path and the expected type; unknown values are skipped; a value outside the registry's enum is an error", () => {
-    const check = (inputs: Record<string, unknown>, info = QUEUE) => provider(info).check!({ urn: URN, inputs }) as { severity: string; attribute?: string; message: string }[];
-    expect(check({ queueName: "q", visibilityTimout: 3 })).toEqual([{ severity: "error", attribute: "visibilityTimout", message: 'AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?)' }]);
-    expect(check({ visibilityTimeout: "30" })).toEqual([{ severity: "error", attribute: "visibilityTimeout", message: 'expected an integer, got string "30"' }]);
-    expect(check({ arn: "x" })[0]?.message).toMatch(/"arn" is an attribute the cloud sets: it cannot be given as an input/);
+    const check = (inputs: Record<string, unknown>, info = QUEUE) => provider(info).check!({ urn: URN, inputs }) as { severity: string; attribute?: string; summary: string }[];
+    expect(check({ queueName: "q", visibilityTimout: 3 })).toEqual([{ severity: "error", attribute: "visibilityTimout", summary: 'AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?)' }]);
+    expect(check({ visibilityTimeout: "30" })).toEqual([{ severity: "error", attribute: "visibilityTimeout", summary: 'expected an integer, got string "30"' }]);
+    expect(check({ arn: "x" })[0]?.summary).toMatch(/"arn" is an attribute the cloud sets: it cannot be given as an input/);
     expect(check({ redrivePolicy: { deadLetterTargetArn: "x" } })).toEqual([]);
     const policy = knownType("AWS::SQS::QueueInlinePolicy")!;
-    expect(check({}, policy).map((d) => d.message)).toEqual(['required property "policyDocument" is missing (expected a JSON object)', 'required property "queue" is missing (expected a string)']);
-    expect(check({ processorFeatures: [{ name: "cores" }] }, DB)).toEqual([{ severity: "error", attribute: "processorFeatures[0].name", message: expect.stringMatching(/^must be one of "coreCount", "threadsPerCore"/) }]);
+    expect(check({}, policy).map((d) => d.summary)).toEqual(['required property "policyDocument" is missing (expected a JSON object)', 'required property "queue" is missing (expected a string)']);
+    expect(check({ processorFeatures: [{ name: "cores" }] }, DB)).toEqual([{ severity: "error", attribute: "processorFeatures[0].name", summary: expect.stringMatching(/^must be one of "coreCount", "threadsPerCore"/) }]);
   });
 });
 

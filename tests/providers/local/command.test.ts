@@ -89,7 +89,7 @@ describe("local.Command", () => {
     });
     const r = await stack.up();
     expect(r.summary?.ok).toBe(false);
-    expect(failures(events)).toEqual([expect.objectContaining({ kind: "create", error: "the create command `echo starting; echo 'no such database' >&2; exit 3` exited with code 3:\nno such database (declared at tests/providers/local/command.test.ts:88:7)" })]);
+    expect(failures(events)).toEqual([expect.objectContaining({ kind: "create", error: "the create command `echo starting; echo 'no such database' >&2; exit 3` exited with code 3:\nno such database", site: "tests/providers/local/command.test.ts:88:7" })]);
     expect(await stack.resources()).toEqual([]);
   });
 
@@ -150,6 +150,6 @@ describe("local.Command", () => {
       new local.Command("empty", { create: " " });
     });
     const plan = await stack.preview();
-    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: "error", message: expect.stringMatching(/create.*must be a non-empty command string/) })]);
+    expect(plan.diagnostics).toEqual([expect.objectContaining({ severity: "error", summary: expect.stringMatching(/create.*must be a non-empty command string/) })]);
   });
 });

@@ -43,7 +43,7 @@ describe("local.RandomId", () => {
     const { stack } = stackOf(() => {
       new local.RandomId("bad", { byteLength: 0 });
     });
-    expect((await stack.preview()).diagnostics[0]?.message).toMatch(/byteLength.*must be a whole number from 1 to 1024 \(got 0\)/);
+    expect((await stack.preview()).diagnostics[0]?.summary).toMatch(/byteLength.*must be a whole number from 1 to 1024 \(got 0\)/);
   });
 });
 
@@ -93,7 +93,7 @@ describe("local.RandomPassword", () => {
       new local.RandomPassword("short", { length: 2 });
       new local.RandomPassword("none", { upper: false, lower: false, numeric: false, special: false });
     });
-    const messages = (await stack.preview()).diagnostics.map((d) => d.message).join("\n");
+    const messages = (await stack.preview()).diagnostics.map((d) => d.summary).join("\n");
     expect(messages).toMatch(/length.*must be a whole number from 4 \(one per character class\) to 4096 \(got 2\)/);
     expect(messages).toMatch(/every character class is turned off/);
   });

@@ -256,7 +256,7 @@ const METHODS = ["DNS", "EMAIL"];
 
 function check(inputs: CertificateInputs): Diagnostic[] {
   const d: Diagnostic[] = [];
-  const error = (attribute: string, message: string) => d.push({ severity: "error", attribute, message });
+  const error = (attribute: string, message: string) => d.push({ severity: "error", attribute, summary: message });
   const domainProblem = nameProblem(inputs.domainName);
   if (domainProblem) error("domainName", domainProblem);
   else if (normalizeDomain(inputs.domainName).length > 64) {
@@ -274,7 +274,7 @@ function check(inputs: CertificateInputs): Diagnostic[] {
       const count = allNames(inputs).length;
       if (count > 100) error("subjectAlternativeNames", `the certificate has ${count} names; ACM allows at most 100`);
       else if (count > 10) {
-        d.push({ severity: "warning", attribute: "subjectAlternativeNames", message: `the certificate has ${count} names; ACM's default quota is 10 per certificate (raise "Domain names per ACM certificate" in Service Quotas first)` });
+        d.push({ severity: "warning", attribute: "subjectAlternativeNames", summary: `the certificate has ${count} names; ACM's default quota is 10 per certificate (raise "Domain names per ACM certificate" in Service Quotas first)` });
       }
     }
   }

@@ -48,8 +48,8 @@ async function remove(i: Pick<ZipInputs, "bucket" | "key">, ctx: OpContext): Pro
 
 function check(i: ZipInputs): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (typeof i.hash === "string" && !/^[0-9a-f]{64}$/.test(i.hash)) out.push({ severity: "error", message: "hash must be a sha256 in hex (64 characters)", attribute: "hash" });
-  if (typeof i.hash === "string" && typeof i.key === "string" && i.key !== `${i.hash}.zip`) out.push({ severity: "error", message: `key must be "<hash>.zip"`, attribute: "key" });
+  if (typeof i.hash === "string" && !/^[0-9a-f]{64}$/.test(i.hash)) out.push({ severity: "error", summary: "hash must be a sha256 in hex (64 characters)", attribute: "hash" });
+  if (typeof i.hash === "string" && typeof i.key === "string" && i.key !== `${i.hash}.zip`) out.push({ severity: "error", summary: `key must be "<hash>.zip"`, attribute: "key" });
   return out;
 }
 

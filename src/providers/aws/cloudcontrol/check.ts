@@ -39,7 +39,7 @@ export function describeShape(info: TypeInfo, s: Shape): string {
 function checkValue(info: TypeInfo, shape: Shape, v: unknown, path: Path, out: Diagnostic[]): void {
   if (v === UNKNOWN || v === undefined) return;
   const bad = (expected = describeShape(info, shape)) =>
-    out.push({ severity: "error", attribute: pathText(path), message: `expected ${expected}, got ${v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`}` });
+    out.push({ severity: "error", attribute: pathText(path), summary: `expected ${expected}, got ${v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`}` });
   if (typeof shape === "string") {
     if (shape === "string" || shape === "date-time") return void (typeof v !== "string" && bad());
     if (shape === "number") return void ((typeof v !== "number" || !Number.isFinite(v)) && bad());
@@ -54,7 +54,7 @@ function checkValue(info: TypeInfo, shape: Shape, v: unknown, path: Path, out: D
       if (typeof v !== typeof values[0]) return void bad(typeof values[0] === "number" ? "a number" : "a string");
       // The specification's lists can lag the service: an unlisted value is worth a warning, not a refusal
       // (where the registry lists the values too, its check makes it an error).
-      if (!values.some((x) => isDeepStrictEqual(x, v))) out.push({ severity: "warning", attribute: pathText(path), message: `${JSON.stringify(v)} is not one of the values the specification lists (${values.map((x) => JSON.stringify(x)).join(", ")})` });
+      if (!values.some((x) => isDeepStrictEqual(x, v))) out.push({ severity: "warning", attribute: pathText(path), summary: `${JSON.stringify(v)} is not one of the values the specification lists (${values.map((x) => JSON.stringify(x)).join(", ")})` });
       return;
     }
     case "array":
@@ -92,18 +92,18 @@ function checkObject(info: TypeInfo, obj: ObjectInfo, v: Record<string, unknown>
     if (!p) {
       const guess = closestName(k, obj.byJs.keys()) ?? closestName(k, obj.byCfn.keys());
       const hint = guess ? ` (did you mean "${obj.byCfn.get(guess)?.js ?? guess}"?)` : "";
-      out.push({ severity: "error", attribute: pathText([...path, k]), message: `${info.cfnType} has no property "${pathText([...path, k])}"${hint}` });
+      out.push({ severity: "error", attribute: pathText([...path, k]), summary: `${info.cfnType} has no property "${pathText([...path, k])}"${hint}` });
       continue;
     }
     if (p.flags & FLAG.readOnly) {
-      out.push({ severity: "error", attribute: pathText([...path, k]), message: `"${pathText([...path, k])}" is an attribute the cloud sets: it cannot be given as an input` });
+      out.push({ severity: "error", attribute: pathText([...path, k]), summary: `"${pathText([...path, k])}" is an attribute the cloud sets: it cannot be given as an input` });
       continue;
     }
     checkValue(info, p.shape, x, [...path, k], out);
   }
   for (const p of obj.props) {
     if (p.flags & FLAG.required && !(p.flags & FLAG.readOnly) && v[p.js] === undefined) {
-      out.push({ severity: "error", attribute: pathText([...path, p.js]), message: `required property "${pathText([...path, p.js])}" is missing (expected ${describeShape(info, p.shape)})` });
+      out.push({ severity: "error", attribute: pathText([...path, p.js]), summary: `required property "${pathText([...path, p.js])}" is missing (expected ${describeShape(info, p.shape)})` });
     }
   }
 }
@@ -112,10 +112,10 @@ function checkObject(info: TypeInfo, obj: ObjectInfo, v: Record<string, unknown>
  * Every problem with a resource's inputs, as diagnostics naming the property path and what was expected.
  *
  * @example checkInputs(bucketInfo, { bucketname: "b" })
- * // [{ severity: "error", attribute: "bucketname", message: 'AWS::S3::Bucket has no property "bucketname" (did you mean "bucketName"?)' }]
+ * // [{ severity: "error", attribute: "bucketname", summary: 'AWS::S3::Bucket has no property "bucketname" (did you mean "bucketName"?)' }]
  */
 export function checkInputs(info: TypeInfo, inputs: Record<string, unknown>): Diagnostic[] {
-  if (!info.registry.provisionable) return [{ severity: "error", message: notCreatableMessage(info) }];
+  if (!info.registry.provisionable) return [{ severity: "error", summary: notCreatableMessage(info) }];
   const out: Diagnostic[] = [];
   checkObject(info, info, inputs, [], out);
   // One diagnostic per property: the specification's error stands; the registry's replaces a warning.

@@ -172,7 +172,7 @@ function describe(e: ErrorObject): string {
  * summed up by the `oneOf` error itself; unknown keys are left to the specification's check.
  *
  * @example registryProblems(lambdaInfo, { packageType: "Tarball", role: "arn:…", code: { zipFile: "…" } })
- * // [{ severity: "error", attribute: "packageType", message: 'must be one of "Image", "Zip" (the CloudFormation registry\'s schema of AWS::Lambda::Function)' }]
+ * // [{ severity: "error", attribute: "packageType", summary: 'must be one of "Image", "Zip" (the CloudFormation registry\'s schema of AWS::Lambda::Function)' }]
  */
 export function registryProblems(info: TypeInfo, inputs: Record<string, unknown>): Diagnostic[] {
   const schema = registrySchema(info.cfnType) as TypeSchema | undefined;
@@ -190,7 +190,7 @@ export function registryProblems(info: TypeInfo, inputs: Record<string, unknown>
     const key = `${attribute}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(attribute ? { severity: "error", attribute, message } : { severity: "error", message });
+    out.push(attribute ? { severity: "error", attribute, summary: message } : { severity: "error", summary: message });
   }
   return out;
 }

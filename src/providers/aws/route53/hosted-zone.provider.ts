@@ -102,7 +102,7 @@ export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, H
   permissions: (op) => HOSTED_ZONE_PERMISSIONS[op],
   check({ inputs }) {
     if (typeof inputs.name !== "string" || normalizeName(inputs.name) === "" || normalizeName(inputs.name) === ".") {
-      return [{ severity: "error", attribute: "name", message: "must be a domain name such as example.dev" }];
+      return [{ severity: "error", attribute: "name", summary: "must be a domain name such as example.dev" }];
     }
     return [];
   },

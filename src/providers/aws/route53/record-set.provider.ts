@@ -258,7 +258,7 @@ export const recordSetProvider: Provider<RecordSetInputs, RecordSetOutputs> = {
   permissions: (op) => RECORD_SET_PERMISSIONS[op],
   check({ inputs }) {
     const d: Diagnostic[] = [];
-    const error = (attribute: string, message: string) => d.push({ severity: "error", attribute, message });
+    const error = (attribute: string, message: string) => d.push({ severity: "error", attribute, summary: message });
     if (typeof inputs.zoneId !== "string" || !normalizeZoneId(inputs.zoneId)) error("zoneId", "must be a hosted zone id, e.g. zone.zoneId or \"Z0123456789ABCDEFGHIJ\"");
     if (typeof inputs.name !== "string" || !normalizeName(inputs.name)) error("name", "must be a non-empty DNS name, e.g. www.example.dev");
     if (!isRecordType(inputs.type)) error("type", `must be one of ${RECORD_TYPES.join(", ")} (got ${JSON.stringify(inputs.type)})`);

@@ -1,0 +1,53 @@
+import { noColors, type Colors } from "../../core/colors.js";
+import { diagnosticText, siteText, type Diagnostic } from "../../core/diagnostic.js";
+
+/**
+ * A diagnostic as the CLI prints it, in every output (plan, progress, plain, errors): the severity and
+ * summary; where, when the program's line is known (`  at infra.ts:12:3 (urn)`); then the detail, indented.
+ * The site is printed here and only here, so it appears once.
+ *
+ * @example
+ * diagnosticLines({ severity: "error", summary: 'Duplicate resource URN …', detail: "Give one a different name.", urn, site }).join("\n")
+ * // error: Duplicate resource URN …
+ * //   at infra.ts:12:3 (urn:cairn:dev::web::aws:s3:Bucket::logs)
+ * //   Give one a different name.
+ */
+export function diagnosticLines(d: Diagnostic, c: Colors = noColors): string[] {
+  const label = d.severity === "error" ? c.red("error:") : c.yellow("warning:");
+  const [first = "", ...rest] = d.summary.split("\n");
+  const lines = [`${label} ${first}`, ...rest.map((l) => `  ${l}`)];
+  const site = siteText(d);
+  if (site) lines.push(c.dim(`  at ${site}${d.urn ? ` (${d.urn})` : ""}`));
+  if (d.detail) for (const l of d.detail.split("\n")) lines.push(l.startsWith("  ") ? l : `  ${l}`);
+  return lines;
+}
+
+/** A diagnostic in `--json` output: its fields, the site as `file:line:column` text. */
+export interface JsonDiagnostic {
+  severity: "error" | "warning";
+  /** The summary and detail in one text, without the site (the field every version had). */
+  message: string;
+  summary: string;
+  detail?: string;
+  urn?: string;
+  attribute?: string;
+  site?: string;
+}
+
+/**
+ * A diagnostic as `--json` carries it: plain fields, the site as text, `message` the summary and detail.
+ *
+ * @example diagnosticJson({ severity: "error", summary: "x", site }) // { severity: "error", message: "x", summary: "x", site: "infra.ts:3:1" }
+ */
+export function diagnosticJson(d: Diagnostic): JsonDiagnostic {
+  const site = siteText(d);
+  return {
+    severity: d.severity,
+    message: diagnosticText(d),
+    summary: d.summary,
+    ...(d.detail ? { detail: d.detail } : {}),
+    ...(d.urn ? { urn: d.urn } : {}),
+    ...(d.attribute ? { attribute: d.attribute } : {}),
+    ...(site ? { site } : {}),
+  };
+}
