@@ -13,6 +13,8 @@
  */
 // First: on a Node.js Cairn does not support, stop with a message before anything else loads.
 import "./require-node.js";
+// The AWS SDK's error names, for the one retry classification (provider calls, waits, the S3 state backend).
+import "./providers/aws/error-kinds.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramOptions, type ProgramSpec } from "./entry/program.js";
 export type { EvaluateOptions, Declarations } from "./program/evaluate.js";
 export type { Settleable, Resolver, Resolution, PlanningHooks } from "./program/resolver.js";

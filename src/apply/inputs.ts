@@ -50,7 +50,7 @@ function registered(ctx: ApplyContext, inputs: ApplyInputs): ApplyInputs {
 
 /** The inputs resolved now that the values they came from are real: at once when every value is known already (the usual case). */
 function resolvedFor(action: MakingAction, ctx: ApplyContext, node: GraphNode | undefined, triggersPending: boolean): Resolved | Promise<Resolved> {
-  if (node?.kind !== "custom") throw new Error("its planned inputs hold values known only after apply, and the program that declares it is not loaded: run up with the program");
+  if (node?.kind !== "custom") throw new UserError("its planned inputs hold values known only after apply, and the program that declares it is not loaded: run up with the program");
   const scope = ctx.scope(action);
   const r = resolveInputsNow(node.inputs, scope);
   if (!(r instanceof Promise) && !triggersPending) return providerChecked(action, ctx, node, checkedNews(action, node, r));
@@ -75,7 +75,7 @@ interface Resolved {
 function checkedNews(action: MakingAction, node: CustomNode, r: ResolvedInputs): Resolved {
   const { step } = action;
   const { values, problems } = jsonInputs(r.values);
-  if (problems.length) throw new Error(`${problems.join("; ")}: state holds plain JSON data`);
+  if (problems.length) throw new UserError(`${problems.join("; ")}: state holds plain JSON data`);
   // The name the plan made for the object (the program gives none) is kept: the plan showed it.
   const named = withPlannedName(values, step.news, node.definition.schema);
   const news = containsUnknown(step.news) ? withIgnoredChanges(named, "olds" in step ? step.olds : undefined, node.options.ignoreChanges) : step.news;
@@ -84,7 +84,7 @@ function checkedNews(action: MakingAction, node: CustomNode, r: ResolvedInputs):
   const secretKeys = r.secretKeys.length === 0 ? step.secretKeys : [...new Set([...r.secretKeys, ...step.secretKeys])];
   // Values that became known only now are checked against the schema as the plan checked the rest.
   const wrong = inputSchemaProblems(news, node.definition.schema, secretKeysWith(node.definition.schema, secretKeys));
-  if (wrong.length) throw new Error(`${wrong.join("; ")}: nothing was sent to the provider`);
+  if (wrong.length) throw new UserError(`${wrong.join("; ")}: nothing was sent to the provider`);
   return { news, secretKeys };
 }
 

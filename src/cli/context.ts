@@ -22,6 +22,7 @@ import { stackStatus } from "./stack-status.js";
 import { STORED_BACKEND_SCHEMES, backendKind } from "../state/backend-url.js";
 import { permissionsJson } from "./render/permissions.js";
 import type { PermissionOptions } from "../plan/permissions.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** The options every command takes (set on the root command, accepted before or after the command name). */
 export interface GlobalOptions {
@@ -125,7 +126,7 @@ export class CliContext {
     const s = await stackStatus(this.stack(cmd));
     if (s.exists) return;
     const others = s.stacks.length ? `Existing stacks: ${s.stacks.join(", ")}.` : "This project has no stacks yet.";
-    throw new Error(`Stack "${g.stack}" does not exist (in ${s.stateDir}). ${others} Check --stack, or create it with \`${this.command} up --stack ${g.stack}\`.`);
+    throw new UserError(`Stack "${g.stack}" does not exist (in ${s.stateDir}). ${others} Check --stack, or create it with \`${this.command} up --stack ${g.stack}\`.`);
   }
 
   /**

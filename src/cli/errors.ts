@@ -2,7 +2,7 @@ import { CommanderError, type Command } from "commander";
 import type { Colors } from "../core/colors.js";
 import { thrownMessage } from "../core/thrown.js";
 import { diagnosticsOf, UserError } from "../core/diagnostic.js";
-import { diagnosticLines } from "./render/diagnostic.js";
+import { diagnosticLines, headedLines } from "./render/diagnostic.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3, interrupted: 130 } as const;
@@ -48,7 +48,9 @@ export function reportError(e: unknown, err: (s: string) => void, c: Colors, deb
   const stack = debug && e instanceof Error && e.stack ? e.stack : undefined;
   const diagnostics = diagnosticsOf(e);
   if (diagnostics) {
-    for (const d of diagnostics) err(diagnosticLines(d, c).join("\n"));
+    const heading = (e as { heading?: unknown }).heading;
+    if (typeof heading === "string") err(headedLines(heading, diagnostics, c).join("\n"));
+    else for (const d of diagnostics) err(diagnosticLines(d, c).join("\n"));
     if (e instanceof UsageError && e.command) err(`\n${e.command.helpInformation().trimEnd()}`);
     if (stack) err(c.dim(stack));
     return e instanceof UsageError ? EXIT.usage : EXIT.failure;

@@ -122,6 +122,8 @@ export class UserError extends Error {
  */
 export class DiagnosticsError extends UserError {
   readonly diagnostics: readonly Diagnostic[];
+  /** What the diagnostics together mean (`The plan has 2 error(s)`), when the thrower said. */
+  readonly heading: string | undefined;
 
   constructor(diagnostics: readonly Diagnostic[], summary?: string) {
     const [first] = diagnostics;
@@ -132,6 +134,7 @@ export class DiagnosticsError extends UserError {
     );
     this.name = "DiagnosticsError";
     this.diagnostics = diagnostics;
+    this.heading = summary;
   }
 }
 

@@ -1,3 +1,5 @@
+import { UserError } from "./diagnostic.js";
+
 /**
  * A length of time in milliseconds, branded so a bare number is not mistaken for one.
  *
@@ -9,7 +11,7 @@
 export type Duration = number & { readonly __brand: "Duration" };
 
 function make(ms: number, what: string): Duration {
-  if (!Number.isFinite(ms) || ms < 0) throw new Error(`${what} must be a finite, non-negative number of time units (got ${ms})`);
+  if (!Number.isFinite(ms) || ms < 0) throw new UserError(`${what} must be a finite, non-negative number of time units (got ${ms})`);
   return ms as Duration;
 }
 
@@ -47,7 +49,7 @@ export function parseDuration(text: string): Duration {
     parts++;
   }
   if (parts === 0 || pos !== src.length) {
-    throw new Error(
+    throw new UserError(
       `invalid duration "${text}": write a number and a unit (s, sec, second(s), m, min, minute(s), h, hr, hour(s)), e.g. "75min", "30s" or "1h30m"`,
     );
   }

@@ -2,7 +2,7 @@
  * Thrown by a provider's `create` when the object was created but could not be finished (e.g. tagging failed).
  * The engine records the object as *tainted*, so it is not lost and the next plan replaces it.
  *
- * @example throw new IncompleteCreateError(arn, { arn }, new Error("AddTags failed: AccessDenied"));
+ * @example throw new IncompleteCreateError(arn, { arn }, new Error("tagging failed: not allowed"));
  */
 export class IncompleteCreateError extends Error {
   constructor(
@@ -28,38 +28,54 @@ export class TransientError extends Error {
   }
 }
 
-// Error names and codes that mean "try again later" across the AWS SDK and Node's networking.
-const TRANSIENT_NAMES = new Set([
-  "TransientError", "ThrottlingException", "Throttling", "ThrottledException", "TooManyRequestsException",
-  "RequestLimitExceeded", "RequestThrottled", "RequestThrottledException", "SlowDown", "PriorRequestNotComplete",
-  "ProvisionedThroughputExceededException", "RequestTimeout", "RequestTimeoutException", "ServiceUnavailable",
-  "ServiceUnavailableException", "InternalFailure", "InternalError", "InternalServerError", "TimeoutError",
-]);
-const TRANSIENT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET"]);
+/**
+ * What a family of errors (one SDK's, one service's) says about retrying, as plain data: error `name`s that
+ * mean "try again later", names that no retry can fix even when the server answered 5xx, and messages that
+ * name such a refusal. Registered by the layer that knows the family (the AWS provider registers the AWS
+ * SDK's), so core names no service.
+ *
+ * @example registerErrorKinds({ transient: ["BusyNow"], permanent: ["NotAllowed"] });
+ */
+export interface ErrorKinds {
+  readonly transient?: readonly string[];
+  readonly permanent?: readonly string[];
+  readonly permanentMessage?: RegExp;
+}
 
-// Errors that no retry can fix even when the server answers 5xx: the same idempotency token was used for
-// another request, or the credentials are refused. Retrying them only repeats the refusal.
-const PERMANENT_NAMES = new Set([
-  "IdempotentParameterMismatch", "IdempotentParameterMismatchException", "IdempotencyException", "ClientTokenConflictException",
-  "InvalidClientTokenId", "UnrecognizedClientException", "AccessDenied", "AccessDeniedException", "ExpiredToken", "ExpiredTokenException",
-  "EndpointUnreachable", // an AWS endpoint that refused or did not resolve for a few tries (providers/aws/call.ts)
-]);
-const PERMANENT_MESSAGE = /idempoten\w* (token|parameter|key)|client ?token .*(conflict|mismatch|already (been )?used)/i;
+// Cairn's own, and Node's networking: a dropped or refused connection goes away by itself.
+const TRANSIENT_NAMES = new Set(["TransientError", "TimeoutError"]);
+const TRANSIENT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET"]);
+const PERMANENT_NAMES = new Set<string>();
+const PERMANENT_MESSAGES: RegExp[] = [];
 
 /**
- * True when an error is worth retrying: a {@link TransientError}, an AWS SDK error marked retryable or
- * thrown by the server (5xx, 429, throttling), or a network failure. Anything else (access denied,
- * validation) is permanent: retrying cannot help, and neither can it for a 5xx that names a refusal (an
- * idempotency-token conflict). The one classification every retry in Cairn uses (provider calls, waits,
- * state backends).
+ * Adds a family's error names to the one classification {@link isTransientError} makes (idempotent: a name
+ * registered twice is one).
  *
- * @example isTransientError(Object.assign(new Error("Rate exceeded"), { name: "ThrottlingException" })) // true
+ * @example registerErrorKinds({ transient: ["BusyNow"], permanent: ["TokenReused"] });
+ */
+export function registerErrorKinds(kinds: ErrorKinds): void {
+  for (const n of kinds.transient ?? []) TRANSIENT_NAMES.add(n);
+  for (const n of kinds.permanent ?? []) PERMANENT_NAMES.add(n);
+  const m = kinds.permanentMessage;
+  if (m && !PERMANENT_MESSAGES.some((r) => r.source === m.source && r.flags === m.flags)) PERMANENT_MESSAGES.push(m);
+}
+
+/**
+ * True when an error is worth retrying: a {@link TransientError}, an error whose name a registered family
+ * ({@link registerErrorKinds}) calls transient, an SDK error marked retryable or answered by the server
+ * (5xx, 429: the `$retryable`, `$fault`, `$metadata.httpStatusCode` fields Smithy-built SDKs set), or a
+ * network failure. Anything else (access denied, validation) is permanent, and so is a 5xx whose name or
+ * message a family calls a refusal (an idempotency-token conflict). The one classification every retry in
+ * Cairn uses (provider calls, waits, state backends).
+ *
+ * @example isTransientError(Object.assign(new Error("connection reset"), { code: "ECONNRESET" })) // true
  */
 export function isTransientError(e: unknown): boolean {
   if (!e || typeof e !== "object") return false;
   const err = e as { name?: string; code?: string; message?: unknown; $retryable?: unknown; $fault?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
   if (err.name && PERMANENT_NAMES.has(err.name)) return false;
-  if (typeof err.message === "string" && PERMANENT_MESSAGE.test(err.message)) return false;
+  if (typeof err.message === "string" && PERMANENT_MESSAGES.some((r) => r.test(err.message as string))) return false;
   if (err instanceof TransientError || err.$retryable) return true;
   if (err.name && TRANSIENT_NAMES.has(err.name)) return true;
   if (err.code && TRANSIENT_CODES.has(err.code)) return true;

@@ -1,3 +1,5 @@
+import { UserError } from "./diagnostic.js";
+
 /**
  * A URN names a resource stably across runs: the state is keyed by it.
  *
@@ -34,7 +36,7 @@ export function makeUrn(p: UrnParts): Urn {
  */
 export function parseUrn(urn: string): UrnParts {
   const at = urnSpans(urn);
-  if (!at) throw new Error(`"${urn}" is not a Cairn URN (expected urn:cairn:<stack>::<project>::<type>::<name>)`);
+  if (!at) throw new UserError(`"${urn}" is not a Cairn URN (expected urn:cairn:<stack>::<project>::<type>::<name>)`);
   const types = urn.slice(at.type, at.name - 2).split("$");
   return { stack: urn.slice(STACK_AT, at.project - 2), project: urn.slice(at.project, at.type - 2), parentTypes: types.slice(0, -1), type: types[types.length - 1]!, name: urn.slice(at.name) };
 }

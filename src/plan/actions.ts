@@ -2,6 +2,7 @@ import type { Plan } from "./plan.js";
 import type { Urn } from "../core/urn.js";
 import { reverseEdges } from "../core/reverse-edges.js";
 import { actionKind, actionKindOf, stepKindOf, type Action, type ActionKind } from "./steps/index.js";
+import { UserError } from "../core/diagnostic.js";
 
 export type { Action, ActionKind } from "./steps/index.js";
 export { ACTION_KINDS } from "./steps/index.js";
@@ -59,7 +60,7 @@ export function buildActionGraph(plan: Pick<Plan, "steps">): ActionGraph {
   const deps = actions.map((a, i) => edgesOf(a, i, index));
   const cycle = findCycle(deps);
   if (cycle) {
-    throw new Error(
+    throw new UserError(
       `The apply order has a cycle: ${cycle.map((i) => actions[i]!.id).join(" → ")}. The dependencies recorded in state contradict each other (a state edited by hand, or damaged): ` +
         `nothing was changed. Check the "deps" of these resources with \`state show\`, or \`state rollback\` to a version before the edit; if state is as Cairn wrote it, report it with the plan (preview --json).`,
     );

@@ -6,6 +6,7 @@ import { decodeMutation, encodeMutation, isSecretEnvelope } from "../state/secre
 import type { Props } from "../state/types.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanStep } from "./plan.js";
 import { planFileProblems } from "./plan-schema.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** A saved plan file: what it is, its version, the salt its secrets are encrypted with, and the plan. */
 interface PlanFile {
@@ -78,7 +79,7 @@ function crypt(plan: Plan, c: Crypter, dir: "encrypt" | "decrypt"): Plan {
 export async function writePlanFile(path: string, plan: Plan, passphrase: string | undefined): Promise<void> {
   let file: PlanFile = { cairnPlan: PLAN_FORMAT_VERSION, plan };
   if (hasSecrets(plan)) {
-    if (!passphrase) throw new Error(`The plan holds secret values, which a plan file keeps encrypted: set CAIRN_PASSPHRASE to write ${path}.`);
+    if (!passphrase) throw new UserError(`The plan holds secret values, which a plan file keeps encrypted: set CAIRN_PASSPHRASE to write ${path}.`);
     const salt = newSalt();
     file = { cairnPlan: PLAN_FORMAT_VERSION, salt: salt.toString("base64"), plan: crypt(plan, createCrypter(passphrase, salt, DEFAULT_SCRYPT), "encrypt") };
   }
@@ -96,25 +97,25 @@ export async function readPlanFile(path: string, passphrase: string | undefined)
   try {
     text = await readFile(path, "utf8");
   } catch (e) {
-    throw new Error(`Cannot read the plan file ${path}: ${(e as Error).message}. Write one with \`preview --out ${path}\`.`);
+    throw new UserError(`Cannot read the plan file ${path}: ${(e as Error).message}. Write one with \`preview --out ${path}\`.`);
   }
   let file: PlanFile & { digest?: unknown };
   try {
     file = JSON.parse(text) as PlanFile;
   } catch (e) {
-    throw new Error(`${path} is not valid JSON (${(e as Error).message}): it is not a plan written by \`preview --out\`. Nothing was applied: write the plan again with \`preview --out ${path}\`.`);
+    throw new UserError(`${path} is not valid JSON (${(e as Error).message}): it is not a plan written by \`preview --out\`. Nothing was applied: write the plan again with \`preview --out ${path}\`.`);
   }
-  if (file?.cairnPlan === undefined || typeof file.plan !== "object") throw new Error(`${path} is not a Cairn plan file (written by \`preview --out\`).`);
-  if (file.cairnPlan !== PLAN_FORMAT_VERSION) throw new Error(`${path} is a plan of format ${file.cairnPlan}; this Cairn applies format ${PLAN_FORMAT_VERSION}. Make the plan again with this version.`);
+  if (file?.cairnPlan === undefined || typeof file.plan !== "object") throw new UserError(`${path} is not a Cairn plan file (written by \`preview --out\`).`);
+  if (file.cairnPlan !== PLAN_FORMAT_VERSION) throw new UserError(`${path} is a plan of format ${file.cairnPlan}; this Cairn applies format ${PLAN_FORMAT_VERSION}. Make the plan again with this version.`);
   const again = `Nothing was applied: make the plan again with \`preview --out ${path}\``;
   const problems = planFileProblems(file);
-  if (problems) throw new Error(`${path} is not a valid Cairn plan file: ${problems}. ${again}.`);
+  if (problems) throw new UserError(`${path} is not a valid Cairn plan file: ${problems}. ${again}.`);
   const { digest, ...rest } = file;
   // The content read back hashes to the digest it carries, or something in it was changed.
-  if (!digest || digest !== digestOf(rest)) throw new Error(`${path} was changed after \`preview --out\` wrote it (its digest does not match). ${again}, and apply it unchanged.`);
+  if (!digest || digest !== digestOf(rest)) throw new UserError(`${path} was changed after \`preview --out\` wrote it (its digest does not match). ${again}, and apply it unchanged.`);
   const plan = reviveUnknowns(file.plan) as Plan;
   if (!file.salt) return plan;
-  if (!passphrase) throw new Error(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to apply it.`);
+  if (!passphrase) throw new UserError(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to apply it.`);
   try {
     return crypt(plan, createCrypter(passphrase, Buffer.from(file.salt, "base64"), DEFAULT_SCRYPT), "decrypt");
   } catch (e) {

@@ -7,6 +7,7 @@ import { collectResources, isOutput, type Input, type Inputs, type Output } from
 import type { LookupNode, ResourceDefinition } from "./node.js";
 import { registerDefinition } from "./registry.js";
 import { isPredicate } from "../core/predicate.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** Every output attribute of a resource as a typed Output. */
 export type OutputProps<O> = { readonly [K in keyof O]-?: Output<O[K]> };
@@ -92,7 +93,7 @@ export function defineResource<I extends object, O extends object = I, Q = never
       const r = new Defined(name, {}, opts, "lookup");
       const query = id !== null && typeof id === "object" && !isOutput(id) && !(id instanceof Promise);
       if (query && !def.provider.lookup) {
-        throw new Error(`${type}.get("${name}", …): this type can only be looked up by id (a string), not by a query.`);
+        throw new UserError(`${type}.get("${name}", …): this type can only be looked up by id (a string), not by a query.`);
       }
       (r[NODE] as LookupNode).lookupId = id;
       // The id (or query) is an input of the lookup: the resources it comes from are dependencies.
@@ -110,18 +111,18 @@ export function defineResource<I extends object, O extends object = I, Q = never
 /** Refuses a type token or schema that cannot work, naming the type and what to write instead. */
 function checkDefinition(type: string, schema: ResourceSchema | undefined): void {
   if (!/^[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)+$/.test(type)) {
-    throw new Error(`Invalid resource type "${type}": use a token like "pkg:module:Type" (letters, digits, ., _, - separated by ":").`);
+    throw new UserError(`Invalid resource type "${type}": use a token like "pkg:module:Type" (letters, digits, ., _, - separated by ":").`);
   }
   const failWhen = schema?.wait?.failWhen;
   if (failWhen !== undefined && !isPredicate(failWhen)) {
-    throw new Error(`The schema of ${type} has a wait.failWhen that is not a predicate: build it with predicate data such as { op: "in", path: ["status"], values: ["FAILED"] }.`);
+    throw new UserError(`The schema of ${type} has a wait.failWhen that is not a predicate: build it with predicate data such as { op: "in", path: ["status"], values: ["FAILED"] }.`);
   }
 }
 
 /** Gives a defined class its name, its methods, and a getter per schema attribute returning that attribute's `Output`. */
 function addMembers(Defined: new (...args: never[]) => CustomResource, type: string, attrs: ReadonlySet<string>, methods: object): void {
   for (const [key, fn] of Object.entries(methods)) {
-    if (RESERVED.has(key) || attrs.has(key)) throw new Error(`${type}: method "${key}" clashes with an attribute or reserved name.`);
+    if (RESERVED.has(key) || attrs.has(key)) throw new UserError(`${type}: method "${key}" clashes with an attribute or reserved name.`);
     Object.defineProperty(Defined.prototype, key, { value: fn, enumerable: false, configurable: true, writable: true });
   }
   Object.defineProperty(Defined, "name", { value: type.split(":").pop() });

@@ -1,4 +1,5 @@
 import { DeclarationSite, userCallSite } from "../core/declaration-site.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** How an output was misused: turned into a string (template, `+`, `String()`), or given to `JSON.stringify`. */
 export type Misuse = "string" | "json";
@@ -8,7 +9,7 @@ export type Misuse = "string" | "json";
  *
  * @example try { `${bucket.arn}` } catch (e) { (e as OutputMisuseError).site } // "infra.ts:12:7"
  */
-export class OutputMisuseError extends Error {
+export class OutputMisuseError extends UserError {
   override readonly name = "OutputMisuseError";
 
   constructor(

@@ -6,6 +6,7 @@
  * @module
  */
 import { isOutput } from "./output.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * The stack outputs a program function returned (`{}` for nothing); throws when they are not an object.
@@ -16,7 +17,7 @@ export function programOutputs(returned: unknown, site: string): Record<string, 
   if (returned === undefined) return {};
   if (isPlainObject(returned)) return returned;
   const where = site ? ` (the program(...) at ${site})` : "";
-  throw new Error(`the program's body returned ${describe(returned)} as its stack outputs${where}: return an object of named outputs, e.g. \`return { url: site.url }\`, or nothing.`);
+  throw new UserError(`the program's body returned ${describe(returned)} as its stack outputs${where}: return an object of named outputs, e.g. \`return { url: site.url }\`, or nothing.`);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -9,6 +9,7 @@ import { parseDuration, type Duration } from "../core/duration.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import { userCallSite, type DeclarationSite } from "../core/declaration-site.js";
 import { DistinctNodes } from "./distinct-nodes.js";
+import { UserError } from "../core/diagnostic.js";
 
 export { attributeOutput };
 
@@ -130,7 +131,7 @@ function collectInputs(inputs: unknown, deps: DistinctNodes, what: string): void
     if (!(e instanceof RangeError)) throw e;
     for (const [k, v] of Object.entries((inputs ?? {}) as Record<string, unknown>)) {
       const c = findCycle(v, k);
-      if (c) throw new Error(`${what}: input "${c.at}" refers back to "${c.to}" (a cyclic object). Inputs must be plain data that state can hold as JSON, which cannot be cyclic: pass a copy without the back-reference.`);
+      if (c) throw new UserError(`${what}: input "${c.at}" refers back to "${c.to}" (a cyclic object). Inputs must be plain data that state can hold as JSON, which cannot be cyclic: pass a copy without the back-reference.`);
     }
     throw e;
   }
@@ -145,15 +146,15 @@ function collectInputs(inputs: unknown, deps: DistinctNodes, what: string): void
 export function registerNode(type: string, name: string, opts: ResourceOptions, extra: NodeExtra, called: NodeJS.CallSite | undefined, urnName: string = name): ResourceNode {
   // A name that is the unknown value itself, in a run on stand-ins (see `standIn`): it prints as "…".
   if (isStandIn(name)) name = urnName = STAND_IN_TEXT;
-  if (typeof name !== "string" || name.length === 0) throw new Error(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}): give it a name, unique among the ${type} resources of the program.`);
+  if (typeof name !== "string" || name.length === 0) throw new UserError(`A ${type} resource needs a non-empty name (got ${JSON.stringify(name)}): give it a name, unique among the ${type} resources of the program.`);
   // "::" separates a URN's parts, and control characters cannot be printed or typed back in a command.
   if (name.includes("::") || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw new Error(`The name ${JSON.stringify(name)} of a ${type} resource cannot contain "::" or control characters (they would break its URN): use letters, digits and - _ . / : @ etc.`);
+    throw new UserError(`The name ${JSON.stringify(name)} of a ${type} resource cannot contain "::" or control characters (they would break its URN): use letters, digits and - _ . / : @ etc.`);
   }
   const what = extra.kind === "wait" ? `The wait ${name}` : `${extra.kind === "component" ? "Component" : "Resource"} "${name}" (${type})`;
   const { ctx, frame } = currentContext(what);
   const site = ctx.sites.siteOf(called);
-  if (opts === null || typeof opts !== "object") throw new Error(`${what}: options must be an object (got ${String(opts)}): pass an object such as { protect: true }, or leave the options out.`);
+  if (opts === null || typeof opts !== "object") throw new UserError(`${what}: options must be an object (got ${String(opts)}): pass an object such as { protect: true }, or leave the options out.`);
   const parent = opts.parent?.[NODE];
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
   const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? defaultProvider(ctx, type) : undefined);
@@ -198,7 +199,7 @@ function declaredDeps(extra: NodeExtra, opts: ResourceOptions, frame: ApplyFrame
         for (const r of d.resources) deps.add(r);
         continue;
       }
-      if (!d || !(d as Dependable)[NODE]) throw new Error(`dependsOn of "${at.name}" (${at.type}) must list resources, waits or outputs of them; got ${String(d)}.`);
+      if (!d || !(d as Dependable)[NODE]) throw new UserError(`dependsOn of "${at.name}" (${at.type}) must list resources, waits or outputs of them; got ${String(d)}.`);
       deps.add((d as Dependable)[NODE]);
     }
   }
@@ -212,7 +213,7 @@ function providerFor(kind: ResourceNode["kind"], type: string, name: string, opt
   const pkg = type.split(":")[0];
   if (kind === "component" || kind === "wait" || provider.package === pkg) return provider;
   if (opts.provider) {
-    throw new Error(`"${name}" (${type}) was given the ${provider.package} provider "${provider.name}", which cannot manage ${pkg} resources: pass a ${pkg} provider, or none.`);
+    throw new UserError(`"${name}" (${type}) was given the ${provider.package} provider "${provider.name}", which cannot manage ${pkg} resources: pass a ${pkg} provider, or none.`);
   }
   return undefined;
 }
@@ -299,7 +300,7 @@ function managedOptions(opts: ResourceOptions, at: Declaration): ManagedOptions 
     return makeUrn({ stack: a.stack ?? at.ctx.stack, project: a.project ?? at.ctx.project, parentTypes: parentTypes(aliasParent), type: a.type ?? at.type, name: a.name ?? at.name });
   });
   const triggers = opts.replaceTriggeredBy ?? [];
-  if (!Array.isArray(triggers)) throw new Error(`${what}: replaceTriggeredBy must be a list of outputs or resources (got ${String(triggers)}).`);
+  if (!Array.isArray(triggers)) throw new UserError(`${what}: replaceTriggeredBy must be a list of outputs or resources (got ${String(triggers)}).`);
   return {
     protect: flag(opts.protect, "protect", what),
     retainOnDelete: flag(opts.retainOnDelete, "retainOnDelete", what),
@@ -317,30 +318,30 @@ function managedOptions(opts: ResourceOptions, at: Declaration): ManagedOptions 
 
 function importId(v: unknown, what: string): string | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== "string" || v.length === 0) throw new Error(`${what}: import must be the id of the object to adopt, as a non-empty string (got ${JSON.stringify(v)}).`);
+  if (typeof v !== "string" || v.length === 0) throw new UserError(`${what}: import must be the id of the object to adopt, as a non-empty string (got ${JSON.stringify(v)}).`);
   return v;
 }
 
 function flag(v: unknown, option: string, what: string): boolean {
   if (v === undefined) return false;
-  if (typeof v !== "boolean") throw new Error(`${what}: ${option} must be true or false (got ${JSON.stringify(v)}): pass \`${option}: true\` or leave it out.`);
+  if (typeof v !== "boolean") throw new UserError(`${what}: ${option} must be true or false (got ${JSON.stringify(v)}): pass \`${option}: true\` or leave it out.`);
   return v;
 }
 
 function names(v: unknown, option: string, what: string): readonly string[] {
   if (v === undefined) return [];
   if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || x.length === 0)) {
-    throw new Error(`${what}: ${option} must be a list of input attribute names, e.g. ["content"] or ["*"] (got ${JSON.stringify(v)}).`);
+    throw new UserError(`${what}: ${option} must be a list of input attribute names, e.g. ["content"] or ["*"] (got ${JSON.stringify(v)}).`);
   }
   return v;
 }
 
 function timeouts(v: ResourceOptions["customTimeouts"], what: string): CustomTimeouts {
   if (v === undefined) return {};
-  if (v === null || typeof v !== "object") throw new Error(`${what}: customTimeouts must be an object such as { create: minutes(10) } (got ${String(v)}).`);
+  if (v === null || typeof v !== "object") throw new UserError(`${what}: customTimeouts must be an object such as { create: minutes(10) } (got ${String(v)}).`);
   const out: CustomTimeouts = {};
   for (const [k, d] of Object.entries(v)) {
-    if (k !== "create" && k !== "update" && k !== "delete") throw new Error(`${what}: customTimeouts has an unknown key "${k}": use create, update or delete.`);
+    if (k !== "create" && k !== "update" && k !== "delete") throw new UserError(`${what}: customTimeouts has an unknown key "${k}": use create, update or delete.`);
     if (d !== undefined) out[k] = positiveDuration(d, `customTimeouts.${k} of ${what}`);
   }
   return out;
@@ -357,11 +358,11 @@ export function positiveDuration(v: unknown, what: string): Duration {
     try {
       d = parseDuration(v);
     } catch (e) {
-      throw new Error(`${what}: ${(e as Error).message}`);
+      throw new UserError(`${what}: ${(e as Error).message}`);
     }
   } else if (typeof v === "number") d = v;
-  else throw new Error(`${what} must be a Duration such as minutes(10) or text like "10m" (got ${JSON.stringify(v)}).`);
-  if (!Number.isFinite(d) || d <= 0) throw new Error(`${what} must be longer than zero (got ${typeof v === "string" ? `"${v}"` : v}): use e.g. minutes(10) or "10m".`);
+  else throw new UserError(`${what} must be a Duration such as minutes(10) or text like "10m" (got ${JSON.stringify(v)}).`);
+  if (!Number.isFinite(d) || d <= 0) throw new UserError(`${what} must be longer than zero (got ${typeof v === "string" ? `"${v}"` : v}): use e.g. minutes(10) or "10m".`);
   return d as Duration;
 }
 
@@ -427,7 +428,7 @@ export class ComponentResource extends Resource {
 
 function checkedInputs(inputs: unknown, name: string, type: string): Record<string, unknown> {
   if (inputs === undefined || inputs === null) return {};
-  if (typeof inputs !== "object" || Array.isArray(inputs)) throw new Error(`Resource "${name}" (${type}): inputs must be an object (got ${JSON.stringify(inputs)}).`);
+  if (typeof inputs !== "object" || Array.isArray(inputs)) throw new UserError(`Resource "${name}" (${type}): inputs must be an object (got ${JSON.stringify(inputs)}).`);
   return inputs as Record<string, unknown>;
 }
 

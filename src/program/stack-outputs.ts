@@ -10,6 +10,7 @@ import type { Props } from "../state/types.js";
 import { closestName } from "../core/did-you-mean.js";
 import { readStackOutputs, stackText, type ReadOutputs, type StackName } from "../state/read-outputs.js";
 import { StackReference } from "./stack-reference.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** Where the stack to read lives. */
 export interface StackOutputsOptions {
@@ -61,18 +62,18 @@ export interface StackOutputs<T extends object = Record<string, unknown>> extend
 export function stackOutputs<T extends object = Record<string, unknown>>(name: string, opts: StackOutputsOptions): StackOutputs<T> {
   const what = `stackOutputs(${JSON.stringify(name)}, …)`;
   if (opts === null || typeof opts !== "object" || typeof opts.stack !== "string" || opts.stack === "") {
-    throw new Error(`${what} needs the stack to read: stackOutputs(${JSON.stringify(name)}, { stack: "prod" }).`);
+    throw new UserError(`${what} needs the stack to read: stackOutputs(${JSON.stringify(name)}, { stack: "prod" }).`);
   }
   const { ctx } = currentContext(what);
   const target: StackName = { project: opts.project ?? name, stack: opts.stack };
   const reader: StackName = { project: ctx.project, stack: ctx.stack };
   if (target.project === reader.project && target.stack === reader.stack && opts.backend === undefined) {
-    throw new Error(`${what}: stack ${stackText(reader)} cannot read its own outputs. Name another stack (stack: "…"), or use the values directly.`);
+    throw new UserError(`${what}: stack ${stackText(reader)} cannot read its own outputs. Name another stack (stack: "…"), or use the values directly.`);
   }
   const open = (): StateBackend => {
     const o = { ...(opts.backend !== undefined ? { backend: opts.backend } : {}), ...(opts.passphrase !== undefined ? { passphrase: opts.passphrase } : {}) };
     if (ctx.stacks) return ctx.stacks.open(target.project, target.stack, o);
-    if (opts.backend === undefined) throw new Error(`${what} in stack ${stackText(reader)}: the program is evaluated outside a stack, so there is no backend to read ${stackText(target)} from. Pass backend: "…".`);
+    if (opts.backend === undefined) throw new UserError(`${what} in stack ${stackText(reader)}: the program is evaluated outside a stack, so there is no backend to read ${stackText(target)} from. Pass backend: "…".`);
     return openBackend({ backend: opts.backend, stack: target.stack, project: target.project, passphrase: opts.passphrase ?? process.env.CAIRN_PASSPHRASE });
   };
   // Recorded with the reference (without credentials), so `stack graph` can tell which backend it read.
@@ -118,7 +119,7 @@ function keyOutput(node: ResourceNode, key: string, reader: StackName, target: S
     if (secret[key] === UNKNOWN || plain[key] === UNKNOWN) return { known: false, secret: key in secret, deps };
     if (key in secret) return { known: true, value: secret[key], secret: true, deps };
     if (key in plain) return { known: true, value: plain[key], secret: v.secret, deps };
-    throw new Error(missingOutput(key, [...Object.keys(plain), ...Object.keys(secret)], reader, target));
+    throw new UserError(missingOutput(key, [...Object.keys(plain), ...Object.keys(secret)], reader, target));
   };
   return new Output([node], (r) => {
     const v = values.settle(r);

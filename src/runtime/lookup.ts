@@ -1,6 +1,7 @@
 import type { Urn } from "../core/urn.js";
 import type { OpContext, Provider } from "../provider/provider.js";
 import type { Props } from "../state/types.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * Reads what a lookup (`Type.get(name, idOrQuery)`) names: by id with the provider's `read`, or by query
@@ -10,7 +11,7 @@ import type { Props } from "../state/types.js";
  */
 export async function readLookup(provider: Provider<any, any, any>, type: string, urn: Urn, key: unknown, ctx: OpContext): Promise<{ id: string; outputs: Props } | undefined> {
   if (key !== null && typeof key === "object") {
-    if (!provider.lookup) throw new Error(`${type} can only be looked up by id, not by a query`);
+    if (!provider.lookup) throw new UserError(`${type} can only be looked up by id, not by a query`);
     return (await provider.lookup({ urn, query: key, ctx })) as { id: string; outputs: Props } | undefined;
   }
   const id = String(key);

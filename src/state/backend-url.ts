@@ -1,6 +1,7 @@
 import { closestName } from "../core/did-you-mean.js";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { UserError } from "../core/diagnostic.js";
 
 /** A state backend URL, read once: the one parser every place that opens or names a backend uses. */
 export type BackendUrl =
@@ -37,7 +38,7 @@ export function parseBackendUrl(url: string): BackendUrl {
     case "memory":
       return { kind: "memory", space: url.slice("memory://".length) || undefined };
     default:
-      throw new Error(`unknown state backend ${JSON.stringify(url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@"))}: use ${BACKEND_SCHEMES}`);
+      throw new UserError(`unknown state backend ${JSON.stringify(url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@"))}: use ${BACKEND_SCHEMES}`);
   }
 }
 
@@ -65,13 +66,13 @@ export function backendKind(url: string): BackendUrl["kind"] | undefined {
  */
 function fileDir(url: string): string {
   const rest = url.slice("file://".length);
-  if (!rest) throw new Error(`the backend URL ${url} names no directory: use file://.cairn or file:///absolute/path`);
-  if (rest.startsWith("~")) throw new Error(`the backend URL ${url} starts its path with "~", which is not expanded inside a URL (it would make a folder named "~"): write the path out (file:///home/<you>/…), or pass --state-dir ${rest} and let the shell expand it`);
+  if (!rest) throw new UserError(`the backend URL ${url} names no directory: use file://.cairn or file:///absolute/path`);
+  if (rest.startsWith("~")) throw new UserError(`the backend URL ${url} starts its path with "~", which is not expanded inside a URL (it would make a folder named "~"): write the path out (file:///home/<you>/…), or pass --state-dir ${rest} and let the shell expand it`);
   let path: string;
   try {
     path = decodeURIComponent(rest);
   } catch {
-    throw new Error(`the backend URL ${url} has a broken percent-encoding ("%" must start %XX, e.g. %20 for a space, %25 for "%" itself): fix the URL, or pass the folder with --state-dir`);
+    throw new UserError(`the backend URL ${url} has a broken percent-encoding ("%" must start %XX, e.g. %20 for a space, %25 for "%" itself): fix the URL, or pass the folder with --state-dir`);
   }
   if (url.startsWith("file:///")) return fileURLToPath(url);
   return isAbsolute(path) ? path : resolve(path);

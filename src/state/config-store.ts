@@ -4,6 +4,7 @@ export type { ConfigValue } from "./stored.js";
 import { configFileSchema, describeZodError } from "./schema.js";
 import type { StackSecrets } from "./stack-secrets.js";
 import type { StateStore } from "./store.js";
+import { UserError } from "../core/diagnostic.js";
 
 
 // Keys that would change an object's prototype or shadow what every object has.
@@ -36,11 +37,11 @@ export function parseConfigText(text: string, where: string): Record<string, Raw
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${where} is not valid JSON (${(e as Error).message}): fix it by hand or restore it from a backup`);
+    throw new UserError(`${where} is not valid JSON (${(e as Error).message}): fix it by hand or restore it from a backup`);
   }
   const r = configFileSchema.safeParse(json);
   if (!r.success) {
-    throw new Error(
+    throw new UserError(
       `${where} is not a valid Cairn config file (${describeZodError(r.error)}): ` +
         `expected { "values": { "key": "value" | { "$secret": "..." } } }; fix it by hand or restore it from a backup`,
     );

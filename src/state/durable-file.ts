@@ -3,6 +3,7 @@ import type { FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
 import { fsAdvice, StateReadError } from "./fs-errors.js";
+import { UserError } from "../core/diagnostic.js";
 
 // Every state file write goes through this module and calls `fs.<fn>` at call time (never a binding
 // captured at import), so a test can put the state directory on a simulated tiny disk.
@@ -13,7 +14,7 @@ import { fsAdvice, StateReadError } from "./fs-errors.js";
  *
  * @example if (e instanceof StateWriteError) console.error(e.file);
  */
-export class StateWriteError extends Error {
+export class StateWriteError extends UserError {
   override name = "StateWriteError";
   constructor(
     message: string,

@@ -1,3 +1,5 @@
+import { UserError } from "../core/diagnostic.js";
+
 /** What to do about a file-system error, by its code. */
 const ADVICE: Record<string, string> = {
   EISDIR: "it is a folder, not a file: move the folder aside",
@@ -25,7 +27,7 @@ export function fsAdvice(code: string | undefined): string | undefined {
  * A read of a state file that failed, naming the file, the error and what to do. Nothing was changed.
  * @example throw new StateReadError(".cairn/stacks/dev/state.json", err)
  */
-export class StateReadError extends Error {
+export class StateReadError extends UserError {
   override name = "StateReadError";
   readonly code: string | undefined;
   constructor(

@@ -4,6 +4,7 @@ import { headRecordSchema, journalRecordSchema, describeZodError, type HeadRecor
 import { encodeMutation } from "./secret-encoding.js";
 import type { Crypter } from "./secrets.js";
 import type { PendingOperation, Props, ResourceState, StateMutation } from "./types.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * The journal file format: newline-delimited JSON, one record per line.
@@ -147,7 +148,7 @@ export interface ParsedJournal {
  * Error for a journal that cannot be read safely. The file is never modified when this is thrown.
  * @example throw new JournalCorruptError("journal.ndjson", 12, "not valid JSON")
  */
-export class JournalCorruptError extends Error {
+export class JournalCorruptError extends UserError {
   override name = "JournalCorruptError";
   constructor(
     readonly file: string,
@@ -205,7 +206,7 @@ export function parseJournal(bytes: Buffer, file: string): ParsedJournal {
       if (!out.head) {
         const v = (rec as { t?: unknown; v?: unknown } | null)?.v;
         if ((rec as { t?: unknown } | null)?.t === "head" && typeof v === "number" && v > JOURNAL_FORMAT_VERSION) {
-          throw new Error(`${file} was written by a newer Cairn (journal format v${v}, this build reads up to v${JOURNAL_FORMAT_VERSION}): upgrade cairn`);
+          throw new UserError(`${file} was written by a newer Cairn (journal format v${v}, this build reads up to v${JOURNAL_FORMAT_VERSION}): upgrade cairn`);
         }
         const h = headRecordSchema.safeParse(rec);
         if (h.success) out.head = h.data;

@@ -1,5 +1,6 @@
 import { parseUrn } from "../core/urn.js";
 import type { PendingOperation } from "./types.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * Refuses a journal whose interrupted operations are on resources of another stack (a journal
@@ -20,7 +21,7 @@ export function checkJournalOwner(pending: readonly PendingOperation[], journalN
     // is what a journal copied between stack folders gets wrong.
     if (parts && parts.stack === owner.stack) continue;
     const whose = parts ? `a resource of stack "${parts.stack}" of project "${parts.project}"` : "which is not a Cairn URN";
-    throw new Error(
+    throw new UserError(
       `${journalName} holds an interrupted ${p.kind} of ${p.urn}, ${whose}, not of stack "${owner.stack}": ` +
         `the journal belongs to another stack (copied or moved here?). Nothing was changed, and the file was left as it is. Put it back where it belongs (that stack's next run settles it), or move it aside if it is stale.`,
     );

@@ -1,3 +1,5 @@
+import { UserError } from "../core/diagnostic.js";
+
 /**
  * Who holds a stack's lock, as every backend records it (`lock.json`, a lock row, a lock object).
  * @example { pid: 4242, host: "ci-runner-3", since: "2025-01-01T10:00:00.000Z", command: "up" }
@@ -91,7 +93,7 @@ function unlockHint(programHint: string | undefined, stack: string): string {
  * try { await backend.lock("up"); }
  * catch (e) { if (e instanceof StackLockedError) console.error(e.holder?.pid); }
  */
-export class StackLockedError extends Error {
+export class StackLockedError extends UserError {
   override name = "StackLockedError";
   constructor(
     readonly stackName: string,
@@ -114,7 +116,7 @@ export class StackLockedError extends Error {
  *
  * @example await backend.forceUnlock() // throws LockHeldError while pid 4242 on this host runs
  */
-export class LockHeldError extends Error {
+export class LockHeldError extends UserError {
   override name = "LockHeldError";
   constructor(
     readonly stackName: string,
@@ -141,7 +143,7 @@ export function forcedWarning(stack: string, holder: LockHolder, why: string): s
  * Thrown by {@link StackLock.assertHeld} (and passed to `onCompromised`) when a held lock was lost.
  * @example lock.assertHeld(); // throws LockCompromisedError after `unlock --force` by someone else
  */
-export class LockCompromisedError extends Error {
+export class LockCompromisedError extends UserError {
   override name = "LockCompromisedError";
   constructor(
     readonly stackName: string,

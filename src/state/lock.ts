@@ -15,6 +15,7 @@ import {
 } from "./lock-holder.js";
 import { goneReason, samePidSpace, selfIdentity } from "./process-identity.js";
 import { lockHolderSchema } from "./schema.js";
+import { UserError } from "../core/diagnostic.js";
 
 export { LockCompromisedError, StackLockedError, LockHeldError, type LockHolder, type StackLock, type UnlockResult };
 
@@ -315,7 +316,7 @@ export async function forceUnlock(dir: string, opts: UnlockOptions = {}): Promis
       const why = "alive" in v ? v.alive : undefined;
       if (why && !opts.force) {
         if (holder) throw new LockHeldError(stack, holder, why, opts.programHint);
-        throw new Error(`stack ${stack} is locked (${lockPathOf(stackDir)}) by a run that has not recorded itself yet and ${why}: the lock was left in place. Wait a moment and try again, or add --force`);
+        throw new UserError(`stack ${stack} is locked (${lockPathOf(stackDir)}) by a run that has not recorded itself yet and ${why}: the lock was left in place. Wait a moment and try again, or add --force`);
       }
       if (why) warning = holder ? forcedWarning(stack, holder, why) : `removed the lock of stack ${stack}, whose holder ${why}`;
     }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { StackExport, StateBackend } from "./backend.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** What `state migrate` (`Stack.migrate`) copied. */
 export interface MigrateResult {
@@ -24,7 +25,7 @@ export interface MigrateResult {
  * @example const r = await migrateStack(fileBackend, pgBackend); console.log(`${r.versions} versions copied`);
  */
 export async function migrateStack(from: StateBackend, to: StateBackend): Promise<MigrateResult> {
-  if (from.url === to.url) throw new Error(`cannot migrate stack ${from.stack} to where it already is (${to.url})`);
+  if (from.url === to.url) throw new UserError(`cannot migrate stack ${from.stack} to where it already is (${to.url})`);
   const source = await from.lock({ command: `state migrate --to ${to.url}` });
   try {
     const target = await to.lock({ command: `state migrate from ${from.url}` });
@@ -33,7 +34,7 @@ export async function migrateStack(from: StateBackend, to: StateBackend): Promis
       await to.importStack(data);
       const copy = await to.exportStack();
       const diff = difference(data, copy);
-      if (diff) throw new Error(`the copy of stack ${from.stack} in ${to.url} differs from the source (${diff}): the source was left as it was; remove the copy and migrate again`);
+      if (diff) throw new UserError(`the copy of stack ${from.stack} in ${to.url} differs from the source (${diff}): the source was left as it was; remove the copy and migrate again`);
       return summary(from.url, to.url, data);
     } finally {
       await target.release();

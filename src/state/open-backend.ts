@@ -5,6 +5,7 @@ import { FileBackend } from "./file-backend.js";
 import { MemoryBackend } from "./memory-backend.js";
 import { PgBackend } from "./pg/pg-backend.js";
 import { S3Backend } from "./s3/s3-backend.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** What {@link openBackend} needs. */
 export interface OpenBackendOptions {
@@ -41,12 +42,12 @@ export function openBackend(opts: OpenBackendOptions): StateBackend {
   const b = opts.backend;
   if (b !== undefined && typeof b !== "string") {
     if (b.stack !== opts.stack || b.project !== opts.project) {
-      throw new Error(`the backend given is for stack ${b.project}/${b.stack}, not ${opts.project}/${opts.stack}: open one per stack`);
+      throw new UserError(`the backend given is for stack ${b.project}/${b.stack}, not ${opts.project}/${opts.stack}: open one per stack`);
     }
     return b;
   }
   if (b === undefined || b === "") {
-    if (!opts.stateDir) throw new Error(`no state backend given for stack ${opts.stack}: pass a backend URL (${BACKEND_SCHEMES}) or a state directory`);
+    if (!opts.stateDir) throw new UserError(`no state backend given for stack ${opts.stack}: pass a backend URL (${BACKEND_SCHEMES}) or a state directory`);
     return new FileBackend({ ...common, stateDir: opts.stateDir });
   }
   const parsed = parseBackendUrl(b);

@@ -1,6 +1,7 @@
 import type { StateBackend, StoredOutputs } from "./backend.js";
 import type { Props } from "./types.js";
 import { thrownMessage } from "../core/thrown.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** A stack by project and name, as messages print it: `network/prod`. */
 export interface StackName {
@@ -39,13 +40,13 @@ export async function readStackOutputs(backend: StateBackend, reader: StackName,
       const hint = /passphrase/i.test(msg)
         ? ` Its secrets need its passphrase: use the same CAIRN_PASSPHRASE for both stacks, or pass it as ${call.replace(" })", ", passphrase })")}.`
         : "";
-      throw new Error(`${where}, whose state in ${backend.url} cannot be read: ${msg}.${hint}`);
+      throw new UserError(`${where}, whose state in ${backend.url} cannot be read: ${msg}.${hint}`);
     }
     if (!read.exists) {
-      throw new Error(`${where}, which does not exist in ${backend.url}. Run up on ${stackText(target)} first, or fix the project, stack or backend given to ${call}.`);
+      throw new UserError(`${where}, which does not exist in ${backend.url}. Run up on ${stackText(target)} first, or fix the project, stack or backend given to ${call}.`);
     }
     if (read.project !== target.project) {
-      throw new Error(`${where}, but ${backend.url} holds stack "${target.stack}" of project "${read.project}". Give ${call} the backend where ${stackText(target)} lives (backend: "…").`);
+      throw new UserError(`${where}, but ${backend.url} holds stack "${target.stack}" of project "${read.project}". Give ${call} the backend where ${stackText(target)} lives (backend: "…").`);
     }
     const secret = new Set(read.secretOutputs);
     const out: ReadOutputs = { values: {}, secretValues: {} };

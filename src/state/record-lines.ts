@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { ResourceState, StackState } from "./types.js";
 import { isSameFile, type FileIdentity } from "./durable-file.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** A snapshot file as it was when read: its bytes are reused only while it still is that file. */
 export type SnapshotFile = FileIdentity;
@@ -139,7 +140,7 @@ export class ReusableLines {
     for (let at = start; at < end; ) {
       const got = fs.readSync(this.fd, this.buf, 0, Math.min(READ_BYTES, end - at), at);
       if (got <= 0) {
-        throw new Error(
+        throw new UserError(
           `${this.lines.path} changed while the next snapshot was being written from it (it ends at byte ${at}, not ${end}): another process wrote to it. ` +
             "Nothing recorded is lost (the journal holds it): run the command again.",
         );

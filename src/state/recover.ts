@@ -5,6 +5,7 @@ import type { StateStore } from "./store.js";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
 import type { Urn } from "../core/urn.js";
 import { walkRecords } from "./replay.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * A snapshot that cannot be read (truncated, not JSON, not a state) or that the journal shows is not the
@@ -35,7 +36,7 @@ export class DamagedStateError extends SnapshotError {
  *
  * @example throw new NothingToRecoverError(store.names, { stack: "dev" }, ["… state.json is not valid JSON"], 7)
  */
-export class NothingToRecoverError extends Error {
+export class NothingToRecoverError extends UserError {
   override name = "NothingToRecoverError";
   constructor(names: { snapshot: string; journal: string }, where: { stack: string; programHint?: string | undefined }, damaged: readonly string[], journalSerial: number | undefined) {
     const cmd = where.programHint ?? "npx tsx infra.ts";

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "node:crypto";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * Encryption at rest for secret values: AES-256-GCM with a key derived by scrypt from the stack's
@@ -39,7 +40,7 @@ export function newSalt(): Buffer {
 }
 
 /** Thrown when a ciphertext does not authenticate: a wrong key, or a damaged value. */
-export class DecryptError extends Error {
+export class DecryptError extends UserError {
   override name = "DecryptError";
 }
 
@@ -87,7 +88,7 @@ const HOW_TO_SET = "set CAIRN_PASSPHRASE (e.g. `export CAIRN_PASSPHRASE=...`) an
  * throw new MissingPassphraseError("write", "stack dev (.cairn/stacks/dev/encryption.json)");
  * // stack dev (.cairn/stacks/dev/encryption.json): cannot store a secret without a passphrase: set CAIRN_PASSPHRASE ...
  */
-export class MissingPassphraseError extends Error {
+export class MissingPassphraseError extends UserError {
   override name = "MissingPassphraseError";
   constructor(
     readonly action: "write" | "read",
@@ -110,7 +111,7 @@ export class MissingPassphraseError extends Error {
  * throw new WrongPassphraseError("dev", ".cairn/stacks/dev/encryption.json");
  * // CAIRN_PASSPHRASE does not decrypt the secrets of stack dev (.cairn/stacks/dev/encryption.json) ...
  */
-export class WrongPassphraseError extends Error {
+export class WrongPassphraseError extends UserError {
   override name = "WrongPassphraseError";
   constructor(
     readonly stackName: string,

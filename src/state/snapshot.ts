@@ -4,6 +4,7 @@ import { ReusableLines, recordLines, type RecordLines, type SnapshotFile } from 
 import { describeZodError, stackStateSchema } from "./schema.js";
 import { parseUrn } from "../core/urn.js";
 import { STATE_FORMAT_VERSION, type StackState } from "./types.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * Error for a snapshot that cannot be used. Thrown before anything is written, and the file is
@@ -11,7 +12,7 @@ import { STATE_FORMAT_VERSION, type StackState } from "./types.js";
  *
  * @example throw new SnapshotError("state.json", "is not valid JSON")
  */
-export class SnapshotError extends Error {
+export class SnapshotError extends UserError {
   override name = "SnapshotError";
   constructor(
     readonly file: string,

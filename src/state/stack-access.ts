@@ -1,6 +1,7 @@
 import type { StateBackend } from "./backend.js";
 import { openBackend } from "./open-backend.js";
 import type { Props } from "./types.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * How a running stack reaches the state of other stacks: `stackOutputs` reads through it, and `destroy` and
@@ -63,7 +64,7 @@ export function stackAccess(src: AccessSource): StackAccess {
       if (opts.backend !== undefined) return openBackend({ backend: opts.backend, stack, project, passphrase });
       if (typeof src.given === "object") {
         if (src.given.project === project && src.given.stack === stack) return src.given;
-        throw new Error(
+        throw new UserError(
           `stack ${project}/${stack} cannot be opened from ${src.backend.url}: this stack's backend was given as an object, which holds one stack. Pass the backend URL in the options (backend: "…").`,
         );
       }

@@ -8,6 +8,7 @@ import {
   newSalt,
   type Crypter,
 } from "./secrets.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** Where a stack's `encryption.json` document is kept (a file, a row, an object). */
 export interface EncryptionStorage {
@@ -133,7 +134,7 @@ export class StackSecrets {
       return c;
     }
     if (action === "read") {
-      throw new Error(
+      throw new UserError(
         `stack ${this.stack} has encrypted secrets but ${this.file} (which holds their salt) is missing: ` +
           `restore it from a backup; without it the secrets cannot be decrypted`,
       );
@@ -152,15 +153,15 @@ function parseEncryption(file: string, text: string | undefined): EncryptionFile
   try {
     json = JSON.parse(text);
   } catch {
-    throw new Error(`${file} is not valid JSON: restore it from a backup (it holds the salt of the stack's secrets)`);
+    throw new UserError(`${file} is not valid JSON: restore it from a backup (it holds the salt of the stack's secrets)`);
   }
   const version = (json as { version?: unknown } | null)?.version;
   if (typeof version === "number" && version > 1) {
-    throw new Error(`${file} was written by a newer Cairn (format v${version}, this build reads v1): upgrade cairn`);
+    throw new UserError(`${file} was written by a newer Cairn (format v${version}, this build reads v1): upgrade cairn`);
   }
   const parsed = encryptionFileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`${file} is not a valid Cairn encryption file (${describeZodError(parsed.error)}): restore it from a backup`);
+    throw new UserError(`${file} is not a valid Cairn encryption file (${describeZodError(parsed.error)}): restore it from a backup`);
   }
   return parsed.data;
 }

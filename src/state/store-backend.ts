@@ -19,6 +19,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
 import { checkJournalOwner } from "./journal-owner.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** What every backend is opened with. */
 export interface BackendOptions {
@@ -140,7 +141,7 @@ export class StoreBackend implements StateBackend {
       for (const e of entries) await this.store.replayAt!(e.base, e.at, e.text);
     } catch (e) {
       if (!(e instanceof SpillConflictError)) throw e;
-      throw new Error(
+      throw new UserError(
         `${this.spill!.file} holds ${records} journal record(s) an earlier run kept because ${this.url} was unreachable, but they no longer fit there: ${e.reason}. ` +
           `Nothing was changed, and the file was left as it is. Another run changed the stack meanwhile, and the objects those records describe may be unknown to it: ` +
           `move the file aside to go on, then run refresh, and adopt any object left behind with \`state import\``,
@@ -345,14 +346,14 @@ export class StoreBackend implements StateBackend {
       const found = await this.findSnapshot();
       const scan = await this.scanJournalOf(found);
       if (scan.prep.pending.length) {
-        throw new Error(
+        throw new UserError(
           `stack ${this.stack} has ${scan.prep.pending.length} interrupted operation(s) (e.g. ${scan.prep.pending[0]!.kind} of ${scan.prep.pending[0]!.urn}): ` +
             `run preview first so they are reconciled, then roll back`,
         );
       }
       const text = await this.store.readVersion(version);
       if (text === undefined) {
-        throw new Error(`stack ${this.stack} has no stored version ${version} in ${this.url}: \`state history\` lists the versions kept`);
+        throw new UserError(`stack ${this.stack} has no stored version ${version} in ${this.url}: \`state history\` lists the versions kept`);
       }
       const old = parseSnapshot(text, `version ${version} of stack ${this.stack}`, this.opts);
       const serial = scan.serial + 1;
@@ -437,10 +438,10 @@ export class StoreBackend implements StateBackend {
    */
   async importStack(data: StackExport): Promise<void> {
     if (data.project !== this.project || data.stack !== this.stack) {
-      throw new Error(`cannot import stack ${data.project}/${data.stack} as ${this.project}/${this.stack}: the names must match`);
+      throw new UserError(`cannot import stack ${data.project}/${data.stack} as ${this.project}/${this.stack}: the names must match`);
     }
     if (!(await this.store.isEmpty())) {
-      throw new Error(`${this.url} already holds state for stack ${this.stack} of project ${this.project}: nothing was copied. Remove it there first, or migrate to another place`);
+      throw new UserError(`${this.url} already holds state for stack ${this.stack} of project ${this.project}: nothing was copied. Remove it there first, or migrate to another place`);
     }
     await this.store.importRaw(data);
     this.secretsP = undefined; // the stack's salt may just have arrived

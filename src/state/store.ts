@@ -2,6 +2,7 @@ import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
 import type { PendingOperation } from "./types.js";
 import type { SnapshotFile } from "./record-lines.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * The storage side of a backend: where snapshot, journal, config, secrets salt, lock and history
@@ -152,7 +153,7 @@ export interface JournalStorage {
  * Thrown by {@link StateStore.createEncryption} when another run stored the stack's salt first.
  * @example throw new EncryptionExistsError("s3://b/p/web/dev/encryption.json")
  */
-export class EncryptionExistsError extends Error {
+export class EncryptionExistsError extends UserError {
   override name = "EncryptionExistsError";
   constructor(where: string) {
     super(`another run created ${where} while this one was storing its first secret; nothing was written with the new key: run again`);

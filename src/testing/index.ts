@@ -21,6 +21,8 @@
  *
  * @module cairn-iac/testing
  */
+// Mocks fail with the AWS SDK's error names (ThrottlingException): the retry classification knows them.
+import "../providers/aws/error-kinds.js";
 export { FakeClock } from "./fake-clock.js";
 export { testProgram, TestRun, type TestProgramOptions, type TestOpOptions, type TestConfigValue } from "./test-program.js";
 export { mocks, Mock, type ResourceMockOptions, type MockOutputs, type MockFailure, type MockTarget, type MockEnv } from "./mocks.js";

@@ -3,6 +3,7 @@ import type { Urn } from "../core/urn.js";
 import type { Props } from "../state/types.js";
 import { targetOf } from "./mock-provider.js";
 import { Mock, type MockEnv } from "./mocks.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** Which resources a mock answers for: a type token (`"aws:acm:Certificate"`), or a resource name (`{ name: "cert" }`, optionally with its `type`). */
 export type MockSelector = string | { name: string; type?: string };
@@ -51,7 +52,7 @@ interface Rule {
  *
  * @example // no mock for probe:dns:Record (resource publish); mock it with mocks.resource(...)
  */
-export class MissingMockError extends Error {
+export class MissingMockError extends UserError {
   constructor(readonly missing: readonly Needed[]) {
     super(missing.map(describeMissing).join("\n"));
     this.name = "MissingMockError";

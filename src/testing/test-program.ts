@@ -8,6 +8,7 @@ import { FakeClock } from "./fake-clock.js";
 import { MissingMockError, MockProviders, type MockCall, type MockTable, type Needed } from "./mock-table.js";
 import type { MockEnv } from "./mocks.js";
 import { toTestPlan, toTestUpResult, type TestPlan, type TestUpResult } from "./results.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** A configuration value for a test run: plain (numbers and booleans are stored as text), or `{ secret: "…" }`. */
 export type TestConfigValue = string | number | boolean | { secret: string };
@@ -157,7 +158,7 @@ export class TestRun {
   /** Replaces the run's state with `state` (of this program and stack). */
   async setState(state: StackState): Promise<void> {
     if (state.project !== this.program.name || state.stack !== this.stack.name) {
-      throw new Error(`This state is of stack "${state.stack}" of project "${state.project}", but the run is stack "${this.stack.name}" of "${this.program.name}": pass stack: "${state.stack}" to testProgram, or use a state of this program.`);
+      throw new UserError(`This state is of stack "${state.stack}" of project "${state.project}", but the run is stack "${this.stack.name}" of "${this.program.name}": pass stack: "${state.stack}" to testProgram, or use a state of this program.`);
     }
     const { state: now } = await this.backend.load();
     const written = await this.backend.compact({ ...structuredClone(state), serial: now.serial });
@@ -198,7 +199,7 @@ export class TestRun {
     const urn = (w: string): Urn => {
       if (w.startsWith("urn:")) return w as Urn;
       const found = byName.get(w);
-      if (!found) throw new Error(`"${w}" is not a resource of program "${this.program.name}"; its resources: ${[...byName.keys()].join(", ") || "none"}.`);
+      if (!found) throw new UserError(`"${w}" is not a resource of program "${this.program.name}"; its resources: ${[...byName.keys()].join(", ") || "none"}.`);
       return found;
     };
     return {

@@ -5,6 +5,7 @@ import { NODE, attributeOutput, dependsOnList, positiveDuration, registerNode, t
 import type { CustomNode, GraphNode, LookupNode, ResourceNode, WaitNodeSpec } from "../program/node.js";
 import { milliseconds, minutes, seconds, type Duration } from "../core/duration.js";
 import { attributesRead, buildPredicate, formatPredicate, type Attrs, type Predicate } from "../core/predicate.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** The type token of wait nodes (it appears in their URNs). */
 export const WAIT_TYPE = "cairn:wait";
@@ -70,7 +71,7 @@ function checkAttributes(p: Predicate, root: CustomNode | LookupNode, what: stri
   const known = new Set(["id", ...Object.keys(schema.outputs), ...Object.keys(schema.inputs ?? {})]);
   const bad = attributesRead(p).filter((a) => !known.has(a));
   if (bad.length) {
-    throw new Error(
+    throw new UserError(
       `${what} reads ${bad.map((b) => `"${b}"`).join(", ")}, which ${bad.length === 1 ? "is not an attribute" : "are not attributes"} of ${root.type}. ` +
         `Its attributes are: ${[...known].join(", ")}.`,
     );
@@ -93,7 +94,7 @@ function handleFor(node: ResourceNode): WaitHandle<unknown> {
       if (typeof prop === "symbol" || prop === "then") return undefined; // never mistaken for a promise
       if (prop === "toString" || prop === "toJSON") {
         return () => {
-          throw new Error(`${label} was used as a value. Use one of its attributes instead, e.g. issued.arn (an Output).`);
+          throw new UserError(`${label} was used as a value. Use one of its attributes instead, e.g. issued.arn (an Output).`);
         };
       }
       return attributeOutput(node, prop);
@@ -117,12 +118,12 @@ function handleFor(node: ResourceNode): WaitHandle<unknown> {
  */
 export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): WaitHandle<R> {
   const targetNode = (target as Partial<Dependable> | undefined)?.[NODE];
-  if (!targetNode) throw new Error(`wait(target, ...) needs a resource, a lookup or another wait as its target; got ${typeof target === "object" ? "an object that is none of these" : String(target)}.`);
+  if (!targetNode) throw new UserError(`wait(target, ...) needs a resource, a lookup or another wait as its target; got ${typeof target === "object" ? "an object that is none of these" : String(target)}.`);
   if (targetNode.kind === "component") {
-    throw new Error(`wait() cannot wait on the component "${targetNode.name}" (${targetNode.type}): it has no state of its own. Wait on one of the resources inside it.`);
+    throw new UserError(`wait() cannot wait on the component "${targetNode.name}" (${targetNode.type}): it has no state of its own. Wait on one of the resources inside it.`);
   }
-  if (!opts || typeof opts.until !== "function") throw new Error(`wait(${targetNode.name}, ...) needs an \`until\` condition, e.g. { until: t => t.status.eq("READY") }.`);
-  if (opts.name !== undefined && (typeof opts.name !== "string" || opts.name.length === 0)) throw new Error(`wait(${targetNode.name}, ...): name must be a non-empty string.`);
+  if (!opts || typeof opts.until !== "function") throw new UserError(`wait(${targetNode.name}, ...) needs an \`until\` condition, e.g. { until: t => t.status.eq("READY") }.`);
+  if (opts.name !== undefined && (typeof opts.name !== "string" || opts.name.length === 0)) throw new UserError(`wait(${targetNode.name}, ...): name must be a non-empty string.`);
   const subject = targetNode.name;
   const display = opts.name ?? `wait(${subject})`;
   const what = (part: string) => `${part} of ${opts.name ? `wait "${opts.name}"` : display}`;
@@ -136,7 +137,7 @@ export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): Wai
   if (failWhen) spec.failWhen = failWhen;
   const timeout = durationOption(opts.timeout, what("timeout"));
   const interval = durationOption(opts.interval, what("interval"));
-  if (interval !== undefined && interval < MIN_WAIT_INTERVAL) throw new Error(`${what("interval")} must be at least 100ms (got ${interval}ms): reading more often only adds load.`);
+  if (interval !== undefined && interval < MIN_WAIT_INTERVAL) throw new UserError(`${what("interval")} must be at least 100ms (got ${interval}ms): reading more often only adds load.`);
   if (timeout !== undefined) spec.timeout = timeout;
   if (interval !== undefined) spec.interval = interval;
 

@@ -2,6 +2,8 @@ import { defineResource } from "../../src/program/define.js";
 import type { ProgramFn } from "../../src/entry/program.js";
 import type { Provider } from "../../src/provider/provider.js";
 import { argv, type Case } from "./case.js";
+// The AWS SDK's error names (IdempotentParameterMismatch) are known as the package entry knows them.
+import "../../src/providers/aws/error-kinds.js";
 
 // Providers that answer badly: throwing things that are not Errors, returning what cannot be recorded,
 // refusing for good behind a 5xx. Each answer is one message naming the resource; nothing is recorded wrongly.

@@ -4,6 +4,7 @@ import { defineResource } from "../../src/program/define.js";
 import { secret } from "../../src/program/output.js";
 import type { Provider } from "../../src/provider/provider.js";
 import { programIn, run } from "./harness.js";
+import "../../src/providers/aws/error-kinds.js"; // ThrottlingException is classified as the AWS layer says
 
 const PASSWORD = "hunter2-very-secret";
 let throttles = 0; // transient failures the next creates of "flaky" meet before one succeeds

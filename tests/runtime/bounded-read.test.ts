@@ -6,6 +6,7 @@ import { FakeClock } from "../../src/testing/fake-clock.js";
 import type { Duration } from "../../src/core/duration.js";
 import type { OpContext } from "../../src/provider/provider.js";
 import { InFlight, type Bounded } from "../../src/apply/in-flight.js";
+import "../../src/providers/aws/error-kinds.js"; // ThrottlingException and AccessDeniedException are classified as the AWS layer says
 
 /**
  * A read's bound (time limit `timeoutMs`, ended early when `stop` aborts) and its context, on a fake clock

@@ -9,6 +9,7 @@ import { TransientError } from "../../src/core/errors.js";
 import { FakeClock } from "../../src/testing/fake-clock.js";
 import type { Provider } from "../../src/provider/provider.js";
 import type { EngineEvent } from "../../src/apply/events.js";
+import "../../src/providers/aws/error-kinds.js"; // ThrottlingException and AccessDeniedException are classified as the AWS layer says
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { SECRET_MASK } from "../../core/secret-mask.js";
 import type { CliContext } from "../context.js";
 import { maskOutputs } from "../context.js";
 import { formatBlock } from "../../core/value-text.js";
+import { UserError } from "../../core/diagnostic.js";
 
 interface OutputsOptions {
   json?: boolean;
@@ -27,7 +28,7 @@ export function registerOutputs(root: Command, ctx: CliContext): void {
       if (name !== undefined) {
         if (!(name in shown)) {
           const names = Object.keys(shown);
-          throw new Error(`The stack has no output "${name}"${names.length ? ` (outputs: ${names.join(", ")})` : " (it has no outputs)"}.`);
+          throw new UserError(`The stack has no output "${name}"${names.length ? ` (outputs: ${names.join(", ")})` : " (it has no outputs)"}.`);
         }
         const v = shown[name];
         if (v === SECRET_MASK && !o.showSecrets) ctx.io.err(`"${name}" is secret: pass --show-secrets to print it.`);

@@ -22,6 +22,24 @@ export function diagnosticLines(d: Diagnostic, c: Colors = noColors): string[] {
   return lines;
 }
 
+/**
+ * Diagnostics under a heading that says what they mean together: the heading as the error, then each
+ * diagnostic as an item (its summary, where, and detail, indented under it).
+ *
+ * @example headedLines("The plan has 2 error(s); nothing was changed:", diags).join("\n")
+ * // error: The plan has 2 error(s); nothing was changed:
+ * //   - "a" (x:y:Z): must not be negative
+ * //     at infra.ts:3:1 (urn:…::a)
+ */
+export function headedLines(heading: string, ds: readonly Diagnostic[], c: Colors = noColors): string[] {
+  const lines = [`${c.red("error:")} ${heading}`];
+  for (const d of ds) {
+    const [first, ...rest] = diagnosticLines(d, noColors);
+    lines.push(`  - ${first!.replace(/^(error|warning): /, "")}`, ...rest.map((l) => `  ${l}`)); // each already indented by two
+  }
+  return lines;
+}
+
 /** A diagnostic in `--json` output: its fields, the site as `file:line:column` text. */
 export interface JsonDiagnostic {
   severity: "error" | "warning";

@@ -1,5 +1,6 @@
 import type { OpContext } from "../../provider/provider.js";
 import { isTransientError } from "../../core/errors.js";
+import "./error-kinds.js"; // registers the AWS SDK's error names with isTransientError before any call classifies one
 import { milliseconds } from "../../core/duration.js";
 
 /** The AWS error code of an SDK error (its `name`), or `undefined` for something else. */

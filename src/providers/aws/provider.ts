@@ -1,5 +1,6 @@
 import type { ACMClientConfig } from "@aws-sdk/client-acm";
 import type { ProviderInstance } from "../../provider/provider.js";
+import { UserError } from "../../core/diagnostic.js";
 
 /** Settings of an {@link Provider}. Everything is optional: unset values come from the SDK's default chain. */
 export interface ProviderArgs {
@@ -46,7 +47,7 @@ export class Provider implements ProviderInstance {
     readonly name: string,
     readonly args: ProviderArgs = {},
   ) {
-    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`Invalid aws.Provider name "${name}": use letters, digits, ".", "_" or "-".`);
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new UserError(`Invalid aws.Provider name "${name}": use letters, digits, ".", "_" or "-".`);
     const settings: Record<string, string> = {};
     if (args.region) settings.region = args.region;
     if (args.endpoint) settings.endpoint = args.endpoint;
@@ -54,7 +55,7 @@ export class Provider implements ProviderInstance {
     const other = byName.get(name);
     // Two different instances under one name would make state ambiguous (which credentials delete what?).
     if (other && !sameArgs(other.args, args)) {
-      throw new Error(`Two aws.Provider instances are named "${name}" with different settings: give each its own name.`);
+      throw new UserError(`Two aws.Provider instances are named "${name}" with different settings: give each its own name.`);
     }
     byName.set(name, this);
   }

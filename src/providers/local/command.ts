@@ -7,6 +7,7 @@ import type { ResourceOptions } from "../../program/resource.js";
 import type { OpContext, Provider } from "../../provider/provider.js";
 import { TransientError } from "../../core/errors.js";
 import { runShell, tail } from "./shell.js";
+import { UserError } from "../../core/diagnostic.js";
 
 /** Inputs of {@link Command}. */
 export interface CommandInputs {
@@ -66,11 +67,11 @@ async function readAttributes(inputs: CommandInputs, urn: string, ctx: OpContext
   try {
     parsed = out === "" ? null : JSON.parse(out);
   } catch {
-    throw new Error(`the read command \`${inputs.read}\` must print one JSON object (or null when the thing is gone); it printed: ${out.slice(0, 200)}`);
+    throw new UserError(`the read command \`${inputs.read}\` must print one JSON object (or null when the thing is gone); it printed: ${out.slice(0, 200)}`);
   }
   if (parsed === null) return undefined;
   if (typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new Error(`the read command \`${inputs.read}\` must print a JSON object such as {"status":"ready"}; it printed: ${out.slice(0, 200)}`);
+    throw new UserError(`the read command \`${inputs.read}\` must print a JSON object such as {"status":"ready"}; it printed: ${out.slice(0, 200)}`);
   }
   return parsed as Record<string, unknown>;
 }

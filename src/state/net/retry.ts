@@ -1,4 +1,5 @@
 import { formatAge } from "../lock-holder.js";
+import { UserError } from "../../core/diagnostic.js";
 
 /**
  * How long a backend keeps retrying a request that fails for network reasons, unless its URL says (`retry=<seconds>`).
@@ -16,7 +17,7 @@ export function retryParam(u: URL, inUrl: string): number {
   const retry = u.searchParams.get("retry");
   if (retry === null) return DEFAULT_BACKEND_RETRY_MS;
   const ms = retry.trim() === "" ? Number.NaN : Number(retry) * 1000;
-  if (!Number.isFinite(ms) || ms < 0) throw new Error(`invalid retry ${JSON.stringify(retry)} ${inUrl}: give the seconds to keep retrying a request that fails for network reasons, e.g. retry=60`);
+  if (!Number.isFinite(ms) || ms < 0) throw new UserError(`invalid retry ${JSON.stringify(retry)} ${inUrl}: give the seconds to keep retrying a request that fails for network reasons, e.g. retry=60`);
   return ms;
 }
 
@@ -46,7 +47,7 @@ function nothingAnswers(e: unknown): boolean {
  *
  * @example throw new BackendUnreachableError("PostgreSQL at 127.0.0.1:5432", "writing the journal", 60_000, err)
  */
-export class BackendUnreachableError extends Error {
+export class BackendUnreachableError extends UserError {
   override name = "BackendUnreachableError";
   constructor(
     /** What could not be reached, e.g. `PostgreSQL at db.internal:5432`. */
@@ -68,7 +69,7 @@ export class BackendUnreachableError extends Error {
  *
  * @example throw new BackendNotAnsweringError("PostgreSQL at 127.0.0.1:5433", "taking the stack lock", 5_000, err)
  */
-export class BackendNotAnsweringError extends Error {
+export class BackendNotAnsweringError extends UserError {
   override name = "BackendNotAnsweringError";
   constructor(where: string, what: string, triedMs: number, readonly lastError: unknown) {
     super(

@@ -3,6 +3,7 @@ import { isTransientError } from "../../core/errors.js";
 import { retryParam, type Contact, type RetryPolicy } from "../net/retry.js";
 import { ensureSchema } from "./pg-schema.js";
 import { unknownParameterMessage } from "../backend-url.js";
+import { UserError } from "../../core/diagnostic.js";
 
 /** Where a PostgreSQL backend keeps its state: the server, and the schema holding Cairn's tables. */
 export interface PgTarget {
@@ -41,14 +42,14 @@ export function parsePgUrl(url: string): PgTarget {
   try {
     u = new URL(url);
   } catch {
-    throw new Error(`invalid PostgreSQL URL ${JSON.stringify(redact(url))}: expected postgres://user:password@host:5432/database`);
+    throw new UserError(`invalid PostgreSQL URL ${JSON.stringify(redact(url))}: expected postgres://user:password@host:5432/database`);
   }
   for (const k of u.searchParams.keys()) {
-    if (!PG_PARAMETERS.includes(k)) throw new Error(`${unknownParameterMessage(k, `the PostgreSQL URL ${redact(url)}`, PG_PARAMETERS, "schema or retry, or a parameter of the pg driver (sslmode, application_name, connect_timeout, …)")}. Nothing was opened: a mistyped parameter would otherwise be dropped and could point at another, empty stack`);
+    if (!PG_PARAMETERS.includes(k)) throw new UserError(`${unknownParameterMessage(k, `the PostgreSQL URL ${redact(url)}`, PG_PARAMETERS, "schema or retry, or a parameter of the pg driver (sslmode, application_name, connect_timeout, …)")}. Nothing was opened: a mistyped parameter would otherwise be dropped and could point at another, empty stack`);
   }
   const schema = u.searchParams.get("schema") ?? "cairn";
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new Error(`invalid schema ${JSON.stringify(schema)} in the PostgreSQL URL: use letters, digits and "_" (e.g. ?schema=cairn)`);
+    throw new UserError(`invalid schema ${JSON.stringify(schema)} in the PostgreSQL URL: use letters, digits and "_" (e.g. ?schema=cairn)`);
   }
   const retry = u.searchParams.get("retry");
   const retryMs = retryParam(u, "in the PostgreSQL URL");
@@ -121,7 +122,7 @@ export async function connectPg(target: PgTarget): Promise<Client> {
   } catch (e) {
     await client.end().catch(() => {});
     if (isPgTransient(e)) throw e;
-    throw new Error(`cannot connect to PostgreSQL at ${target.display} (${(e as Error).message}): check the URL, the credentials and that the database exists`);
+    throw new UserError(`cannot connect to PostgreSQL at ${target.display} (${(e as Error).message}): check the URL, the credentials and that the database exists`);
   }
   const key = `${target.display}|${target.schema}`;
   if (!ensured.has(key)) {
@@ -130,7 +131,7 @@ export async function connectPg(target: PgTarget): Promise<Client> {
     } catch (e) {
       await client.end().catch(() => {});
       if (isPgTransient(e)) throw e;
-      throw new Error(`cannot prepare the Cairn schema "${target.schema}" at ${target.display}: ${(e as Error).message}`);
+      throw new UserError(`cannot prepare the Cairn schema "${target.schema}" at ${target.display}: ${(e as Error).message}`);
     }
     ensured.add(key);
   }

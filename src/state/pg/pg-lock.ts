@@ -7,6 +7,7 @@ import { lockHolderSchema } from "../schema.js";
 import { withRetry } from "../net/retry.js";
 import { connectPg, pgRetry } from "./pg-connection.js";
 import type { PgPlace, PgSession } from "./pg-place.js";
+import { UserError } from "../../core/diagnostic.js";
 
 
 // The advisory lock of a stack is (hashtext('cairn:<schema>'), <stack id>): one key space per schema.
@@ -203,10 +204,10 @@ export async function unlockPgStack(store: PgPlace, force: boolean): Promise<Unl
     const why = `still holds its database session (server pid ${live})`;
     if (!force) throw new LockHeldError(store.ctx.stack, holder, why, store.ctx.programHint);
     const { rows } = await c.query<{ ok: boolean }>("SELECT pg_terminate_backend($1) AS ok", [live]);
-    if (!rows[0]?.ok) throw new Error(`could not end the database session ${live} holding the lock of stack ${store.ctx.stack}: ask a database administrator to run SELECT pg_terminate_backend(${live})`);
+    if (!rows[0]?.ok) throw new UserError(`could not end the database session ${live} holding the lock of stack ${store.ctx.stack}: ask a database administrator to run SELECT pg_terminate_backend(${live})`);
     // Reported free only once it is: the next run would otherwise find the lock still held.
     if (!(await sessionGone(store, c, id, live))) {
-      throw new Error(`the database session ${live} holding the lock of stack ${store.ctx.stack} was told to end but still holds it after ${SESSION_END_MS / 1000} s: run unlock --force again, or ask a database administrator to check it`);
+      throw new UserError(`the database session ${live} holding the lock of stack ${store.ctx.stack} was told to end but still holds it after ${SESSION_END_MS / 1000} s: run unlock --force again, or ask a database administrator to check it`);
     }
     await c.query(`DELETE FROM ${store.t("locks")} WHERE stack_id = $1`, [id]);
     return { removed: true, holder, warning: forcedWarning(store.ctx.stack, holder, `${why}; that session was ended`) };

@@ -1,4 +1,5 @@
 import type { ClientBase } from "pg";
+import { UserError } from "../../core/diagnostic.js";
 
 /** Quotes an SQL identifier. @example ident("cairn") // '"cairn"' */
 export function ident(name: string): string {
@@ -46,7 +47,7 @@ export async function ensureSchema(client: ClientBase, schema: string): Promise<
     const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${ident(schema)}.schema_version`);
     const current = rows[0]?.version ?? 0;
     if (current > SCHEMA_VERSION) {
-      throw new Error(`the PostgreSQL schema ${schema} was migrated by a newer Cairn (schema version ${current}, this build knows ${SCHEMA_VERSION}): upgrade cairn`);
+      throw new UserError(`the PostgreSQL schema ${schema} was migrated by a newer Cairn (schema version ${current}, this build knows ${SCHEMA_VERSION}): upgrade cairn`);
     }
     for (const step of migrations(schema).slice(current)) for (const sql of step) await client.query(sql);
     if (rows.length === 0) await client.query(`INSERT INTO ${ident(schema)}.schema_version (version) VALUES ($1)`, [SCHEMA_VERSION]);

@@ -7,6 +7,7 @@ import { lockedHere, loseOnce, remoteStackLock, UNKNOWN_HOLDER } from "../remote
 import { lockHolderSchema } from "../schema.js";
 import type { S3Lease, S3Place } from "./s3-place.js";
 import { isPreconditionFailed, s3Error } from "./s3-target.js";
+import { UserError } from "../../core/diagnostic.js";
 
 
 const lockDocSchema = z.object({ token: z.string(), leaseMs: z.number().check(z.positive()), holder: lockHolderSchema });
@@ -208,7 +209,7 @@ export async function unlockS3Stack(store: S3Place, force: boolean): Promise<Unl
   try {
     await objects.delete(key, cur.etag);
   } catch (e) {
-    if (isPreconditionFailed(e)) throw new Error(`the lock of stack ${ctx.stack} changed while unlocking (it was renewed or taken over): run unlock again to see who holds it now`);
+    if (isPreconditionFailed(e)) throw new UserError(`the lock of stack ${ctx.stack} changed while unlocking (it was renewed or taken over): run unlock again to see who holds it now`);
     throw s3Error(e, "deleting", objects.key(key), target);
   }
   return { removed: true, holder, ...(warning ? { warning } : {}) };

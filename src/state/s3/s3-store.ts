@@ -11,6 +11,7 @@ import { versionKey, type S3Lease, type S3Place } from "./s3-place.js";
 
 import { S3Objects } from "./s3-objects.js";
 import { isPreconditionFailed, s3Error, type S3Target } from "./s3-target.js";
+import { UserError } from "../../core/diagnostic.js";
 
 
 
@@ -112,7 +113,7 @@ export class S3Store implements StateStore, S3Place {
         await new Promise((r) => setTimeout(r, 20 + Math.random() * 80 * (attempt + 1)));
       }
     }
-    throw new Error(`${this.names.config} kept changing while this run tried to update it (20 attempts): run again`);
+    throw new UserError(`${this.names.config} kept changing while this run tried to update it (20 attempts): run again`);
   }
 
   async readEncryption(): Promise<string | undefined> {

@@ -2,6 +2,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { BackendUnreachableError, retryParam, type Contact } from "../net/retry.js";
 import { unknownParameterMessage } from "../backend-url.js";
 import { LockCompromisedError } from "../lock-holder.js";
+import { UserError } from "../../core/diagnostic.js";
 
 /** Where an S3 backend keeps its state, from `s3://bucket/prefix?region=…`. */
 export interface S3Target {
@@ -34,20 +35,20 @@ export function parseS3Url(url: string): S3Target {
   try {
     u = new URL(url);
   } catch {
-    throw new Error(`invalid S3 URL ${JSON.stringify(url)}: expected s3://bucket/prefix?region=eu-west-1`);
+    throw new UserError(`invalid S3 URL ${JSON.stringify(url)}: expected s3://bucket/prefix?region=eu-west-1`);
   }
-  if (!u.hostname) throw new Error(`invalid S3 URL ${JSON.stringify(url)}: the bucket is missing (s3://bucket/prefix)`);
+  if (!u.hostname) throw new UserError(`invalid S3 URL ${JSON.stringify(url)}: the bucket is missing (s3://bucket/prefix)`);
   const known = ["region", "endpoint", "forcePathStyle", "lease", "retry"];
-  for (const k of u.searchParams.keys()) if (!known.includes(k)) throw new Error(unknownParameterMessage(k, `S3 URL ${url}`, known, "region, endpoint, forcePathStyle, lease or retry (seconds)"));
+  for (const k of u.searchParams.keys()) if (!known.includes(k)) throw new UserError(unknownParameterMessage(k, `S3 URL ${url}`, known, "region, endpoint, forcePathStyle, lease or retry (seconds)"));
   const retryMs = retryParam(u, `in S3 URL ${url}`);
   const lease = u.searchParams.get("lease");
   const leaseMs = lease === null ? DEFAULT_LEASE_MS : Number(lease) * 1000;
-  if (!Number.isFinite(leaseMs) || leaseMs < 1000) throw new Error(`invalid lease "${lease}" in S3 URL ${url}: give the lock lease in seconds (≥ 1), e.g. lease=60`);
+  if (!Number.isFinite(leaseMs) || leaseMs < 1000) throw new UserError(`invalid lease "${lease}" in S3 URL ${url}: give the lock lease in seconds (≥ 1), e.g. lease=60`);
   const region = u.searchParams.get("region") ?? undefined;
   const endpoint = u.searchParams.get("endpoint") ?? undefined;
   if (endpoint !== undefined) checkEndpoint(endpoint, url);
   const forcePathStyle = u.searchParams.get("forcePathStyle");
-  if (forcePathStyle !== null && forcePathStyle !== "true" && forcePathStyle !== "false") throw new Error(`invalid forcePathStyle "${forcePathStyle}" in S3 URL ${url}: use forcePathStyle=true or false`);
+  if (forcePathStyle !== null && forcePathStyle !== "true" && forcePathStyle !== "false") throw new UserError(`invalid forcePathStyle "${forcePathStyle}" in S3 URL ${url}: use forcePathStyle=true or false`);
   return {
     bucket: u.hostname,
     prefix: decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, ""),
@@ -70,7 +71,7 @@ function checkEndpoint(endpoint: string, url: string): void {
   } catch {
     // not a URL at all
   }
-  if (!ok) throw new Error(`invalid endpoint ${JSON.stringify(endpoint)} in S3 URL ${url}: give the S3-compatible server as an http(s) URL, e.g. endpoint=http://127.0.0.1:9000 (percent-encoded inside the s3:// URL), or leave it out for AWS`);
+  if (!ok) throw new UserError(`invalid endpoint ${JSON.stringify(endpoint)} in S3 URL ${url}: give the S3-compatible server as an http(s) URL, e.g. endpoint=http://127.0.0.1:9000 (percent-encoded inside the s3:// URL), or leave it out for AWS`);
 }
 
 type S3Module = typeof import("@aws-sdk/client-s3");

@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import { bundleEntry } from "./bundle.js";
 import { zipEntries, zipFolder, type Zipped } from "./zip.js";
 import type { ZipInputs } from "./zip-types.js";
+import { UserError } from "../../../core/diagnostic.js";
 
 // Archives made while the program declared its assets, by hash: the upload sends these very bytes (the plan
 // showed their hash). Process-wide and small: one entry per distinct archive a program declares.
@@ -28,7 +29,7 @@ export function archiveOf(inputs: ZipInputs, urn: string): Uint8Array {
   if (known) return known;
   const again = inputs.bundle ? zipEntries(bundleEntry(inputs.path, { cwd: dirname(inputs.path) })) : zipFolder(inputs.path);
   if (again.hash !== inputs.hash) {
-    throw new Error(`${urn}: ${inputs.path} changed since the plan was made (its archive's hash is ${again.hash.slice(0, 12)}…, the plan's ${inputs.hash.slice(0, 12)}…): run preview and up again.`);
+    throw new UserError(`${urn}: ${inputs.path} changed since the plan was made (its archive's hash is ${again.hash.slice(0, 12)}…, the plan's ${inputs.hash.slice(0, 12)}…): run preview and up again.`);
   }
   remember(again);
   return again.bytes;

@@ -9,6 +9,7 @@ import { bundleEntry } from "./bundle.js";
 import { zipEntries, zipFolder, type Zipped } from "./zip.js";
 import { zipProvider } from "./zip.provider.js";
 import type { ZipInputs, ZipOutputs } from "./zip-types.js";
+import { UserError } from "../../../core/diagnostic.js";
 
 export type { ZipInputs, ZipOutputs } from "./zip-types.js";
 
@@ -81,10 +82,10 @@ function declare(name: string, path: string, zipped: Zipped, args: AssetArgs, bu
 export function folder(name: string, path: string, args: AssetArgs, opts?: ResourceOptions): ZipAsset {
   const dir = fromCaller(path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new Error(`assets.folder("${name}", "${path}"): ${dir} is not a folder. The path is relative to the file that calls assets.folder: fix it, or create the folder.`);
+    throw new UserError(`assets.folder("${name}", "${path}"): ${dir} is not a folder. The path is relative to the file that calls assets.folder: fix it, or create the folder.`);
   }
   const zipped = zipFolder(dir);
-  if (zipped.bytes.byteLength <= 22) throw new Error(`assets.folder("${name}", "${path}"): ${dir} has no files: put the function's code in it.`);
+  if (zipped.bytes.byteLength <= 22) throw new UserError(`assets.folder("${name}", "${path}"): ${dir} has no files: put the function's code in it.`);
   return declare(name, dir, zipped, args, false, opts);
 }
 
@@ -100,7 +101,7 @@ export function folder(name: string, path: string, args: AssetArgs, opts?: Resou
 export function entry(name: string, path: string, args: EntryArgs, opts?: ResourceOptions): ZipAsset {
   const file = fromCaller(path);
   if (!existsSync(file) || !statSync(file).isFile()) {
-    throw new Error(`assets.entry("${name}", "${path}"): ${file} is not a file. The path is relative to the file that calls assets.entry: fix it.`);
+    throw new UserError(`assets.entry("${name}", "${path}"): ${file} is not a file. The path is relative to the file that calls assets.entry: fix it.`);
   }
   const zipped = zipEntries(bundleEntry(file, { cwd: dirname(file), ...(args.target ? { target: args.target } : {}), ...(args.external ? { external: args.external } : {}) }));
   return declare(name, file, zipped, args, true, opts);

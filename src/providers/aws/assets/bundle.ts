@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { ZipEntry } from "./zip.js";
+import { UserError } from "../../../core/diagnostic.js";
 
 /** The part of esbuild's API a bundle needs (esbuild is an optional peer dependency: its types may be absent). */
 export interface Esbuild {
@@ -21,7 +22,7 @@ export function loadEsbuild(bases: readonly string[]): Esbuild {
       if ((e as { code?: string }).code !== "MODULE_NOT_FOUND") throw e;
     }
   }
-  throw new Error(`Bundling a Lambda entry needs esbuild, an optional peer dependency of cairn-iac that is not installed: run \`npm install --save-dev esbuild\`, or give the code as a folder (assets.folder).`);
+  throw new UserError(`Bundling a Lambda entry needs esbuild, an optional peer dependency of cairn-iac that is not installed: run \`npm install --save-dev esbuild\`, or give the code as a folder (assets.folder).`);
 }
 
 /**

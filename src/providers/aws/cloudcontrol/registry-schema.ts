@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { UserError } from "../../../core/diagnostic.js";
 
 const DATA = join("providers", "aws", "generated");
 let dataDir: string | undefined;
@@ -21,7 +22,7 @@ export function generatedDataFile(name: string): string {
   if (dataDir === undefined) {
     let dir = dirname(fileURLToPath(import.meta.url));
     for (let up = 0; up < 6 && !existsSync(join(dir, DATA, "registry")); up++) dir = dirname(dir);
-    if (!existsSync(join(dir, DATA, "registry"))) throw new Error(`Cairn's generated registry data is missing (looked for ${DATA}/registry above ${fileURLToPath(import.meta.url)}): reinstall cairn-iac`);
+    if (!existsSync(join(dir, DATA, "registry"))) throw new UserError(`Cairn's generated registry data is missing (looked for ${DATA}/registry above ${fileURLToPath(import.meta.url)}): reinstall cairn-iac`);
     dataDir = join(dir, DATA);
   }
   return join(dataDir, name);

@@ -7,6 +7,7 @@ import type { PrepareEnv } from "../../../program/node.js";
 import { isOutput, type Output } from "../../../program/output.js";
 import { Provider } from "../provider.js";
 import type { TypeInfo } from "./type-spec.js";
+import { UserError } from "../../../core/diagnostic.js";
 
 /** The config key of the stack-wide default tags: a JSON object of strings. */
 export const DEFAULT_TAGS_KEY = "aws:defaultTags";
@@ -25,7 +26,7 @@ function configTags(raw: string): Record<string, string> {
     parsed = undefined;
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== "string")) {
-    throw new Error(`The config value ${DEFAULT_TAGS_KEY} must be a JSON object of strings, e.g. '{"team":"web"}' (got ${raw}). Set it with: config set ${DEFAULT_TAGS_KEY} '{"team":"web"}'`);
+    throw new UserError(`The config value ${DEFAULT_TAGS_KEY} must be a JSON object of strings, e.g. '{"team":"web"}' (got ${raw}). Set it with: config set ${DEFAULT_TAGS_KEY} '{"team":"web"}'`);
   }
   parsedConfig = { raw, tags: parsed as Record<string, string> };
   return parsedConfig.tags;
