@@ -28,12 +28,13 @@ export { defineResource, type ResourceClass, type ResourceInstance, type OutputP
 export { makeUrn, parseUrn, type Urn, type UrnParts } from "./core/urn.js";
 export { Duration, milliseconds, seconds, minutes, hours, parseDuration, formatDuration } from "./core/duration.js";
 export type { CustomTimeouts, PrepareEnv } from "./program/node.js";
-export type { Provider, Diff, Diagnostic, OpContext, Clock, Logger, ProviderInstance, OperationRecord, ResumeResult, ProviderOperation } from "./provider/provider.js";
+export type { Provider, Diff, CheckResult, LegacyCheckDiagnostic, OpContext, Clock, Logger, ProviderInstance, OperationRecord, ResumeResult, ProviderOperation } from "./provider/provider.js";
 export type { DebugLog } from "./provider/trace.js";
 export type { DeclarationSite } from "./core/declaration-site.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
 export { fitName, type AutoNameRule } from "./provider/auto-name.js";
-export { IncompleteCreateError, TransientError, isTransientError } from "./core/errors.js";
+export { IncompleteCreateError, TransientError, isTransientError, registerErrorKinds, type ErrorKinds } from "./core/errors.js";
+export { UserError, DiagnosticsError, Diagnostics, isUserError, diagnosticsOf, type Diagnostic, type Severity } from "./core/diagnostic.js";
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";
 export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./core/predicate.js";
 export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./wait/outcome.js";

@@ -167,7 +167,29 @@ export function siteText(d: Pick<Diagnostic, "site">): string | undefined {
 export function diagnosticsOf(e: unknown): readonly Diagnostic[] | undefined {
   if (!isUserError(e)) return undefined;
   const many = (e as Partial<DiagnosticsError>).diagnostics;
-  return Array.isArray(many) && many.length ? many : [e.diagnostic];
+  if (Array.isArray(many) && many.length) return many;
+  // A message added to after the error was made (`e.message += …`) is what the thrower meant to say.
+  const d = e.diagnostic;
+  if (e.message === diagnosticText(d)) return [d];
+  const { detail: _, ...rest } = d;
+  return [{ ...rest, summary: e.message }];
+}
+
+/**
+ * Rewrites the words of a thrown error in place, its message and, for a {@link UserError}, its diagnostics:
+ * how secrets are masked in an error before it reaches a person.
+ *
+ * @example rewriteError(e, (t) => secrets.redact(t));
+ */
+export function rewriteError(e: unknown, f: (text: string) => string): void {
+  if (!(e instanceof Error)) return;
+  e.message = f(e.message);
+  if (!isUserError(e)) return;
+  const each = (d: Diagnostic): Diagnostic => ({ ...d, summary: f(d.summary), ...(d.detail ? { detail: f(d.detail) } : {}) });
+  const fields = e as { diagnostic: Diagnostic; diagnostics?: readonly Diagnostic[]; heading?: string };
+  fields.diagnostic = each(fields.diagnostic);
+  if (Array.isArray(fields.diagnostics)) fields.diagnostics = fields.diagnostics.map(each);
+  if (typeof fields.heading === "string") fields.heading = f(fields.heading);
 }
 
 /**

@@ -74,8 +74,7 @@ export class DataLossError extends CairnError {
     /** The resources whose replace or delete was not allowed. */
     readonly urns: readonly string[],
   ) {
-    super(message, problems);
-    this.message += `\n${remedy}`;
+    super(message, problems, remedy);
     this.name = "DataLossError";
   }
 }

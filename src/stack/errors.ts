@@ -11,8 +11,11 @@ export class CairnError extends UserError {
   constructor(
     message: string,
     readonly problems: readonly string[] = [],
+    /** What to do, said after the problems. */
+    remedy?: string,
   ) {
-    super(problems.length ? { summary: message, detail: problems.map((p) => `  - ${p}`).join("\n") } : { summary: message });
+    const detail = [...problems.map((p) => `  - ${p}`), ...(remedy ? [remedy] : [])].join("\n");
+    super(detail ? { summary: message, detail } : { summary: message });
     this.name = "CairnError";
   }
 }

@@ -4,6 +4,7 @@ import { watchIdle } from "./liveness.js";
 import { reconcile } from "./reconcile.js";
 import { providerEnv, type RunContext } from "./run-context.js";
 import { note, type StackParts } from "./stack-parts.js";
+import { rewriteError } from "../core/diagnostic.js";
 
 /**
  * Runs `fn` holding the stack's lock, with the state loaded and interrupted operations reconciled. If the
@@ -31,7 +32,7 @@ export async function locked<T>(ctx: RunContext, command: string, fn: (state: St
     return await fn(state, idle.signal);
   } catch (e) {
     // Errors reach people too: the same redaction as events (a provider may quote a secret in its message).
-    if (e instanceof Error) e.message = ctx.secrets.redact(e.message);
+    rewriteError(e, (text) => ctx.secrets.redact(text));
     throw e;
   } finally {
     idle.dispose();

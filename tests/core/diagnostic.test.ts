@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Diagnostics, DiagnosticsError, diagnosticsOf, isUserError, UserError } from "../../src/core/diagnostic.js";
+import { Diagnostics, DiagnosticsError, diagnosticsOf, isUserError, rewriteError, UserError } from "../../src/core/diagnostic.js";
 
 describe("Diagnostics", () => {
   it("keeps one diagnostic per key (severity, summary, URN, attribute), whatever its detail or site", () => {
@@ -40,5 +40,18 @@ describe("UserError", () => {
     expect(diagnosticsOf(many)?.map((d) => d.summary)).toEqual(["a", "b"]);
     expect(many.message).toBe("two problems\n  - a\n  - b");
     expect(diagnosticsOf(new Error("x"))).toBeUndefined();
+  });
+
+  it("rewriting an error's words (masking a secret) rewrites its diagnostics too, so the printer cannot show the secret", () => {
+    const one = new UserError({ summary: "token s3cr3t refused", detail: "s3cr3t is wrong" });
+    const many = new DiagnosticsError([{ severity: "error", summary: "a s3cr3t" }], "heading s3cr3t");
+    for (const e of [one, many]) rewriteError(e, (t) => t.replaceAll("s3cr3t", "[secret]"));
+    expect(JSON.stringify([one.message, diagnosticsOf(one), many.message, many.heading, diagnosticsOf(many)])).not.toContain("s3cr3t");
+  });
+
+  it("a message added to after the error was made is what its diagnostic says", () => {
+    const e = new UserError({ summary: "cannot read the file", urn: "u" });
+    e.message += " (tried 3 times)";
+    expect(diagnosticsOf(e)).toEqual([{ severity: "error", summary: "cannot read the file (tried 3 times)", urn: "u" }]);
   });
 });
