@@ -2,6 +2,7 @@ import type { Provider } from "../provider/provider.js";
 import { nameOf, parseUrn, type Urn } from "../core/urn.js";
 import type { Props } from "../state/types.js";
 import type { MockEnv, MockFailure, MockTarget, ResourceMockOptions } from "./mock-types.js";
+import { UserError } from "../core/diagnostic.js";
 
 /** The resource a URN names, as a mock sees it. */
 export function targetOf(type: string, urn: Urn): MockTarget {
@@ -94,7 +95,7 @@ function targetType(urn: Urn): string {
 export function lookupMockProvider(outputs: Props | undefined): Provider<Props, Props, Props> {
   const refuse = (op: string, urn: Urn): never => {
     const t = targetOf(targetType(urn), urn);
-    throw new Error(`${t.type} "${t.name}" is mocked with mocks.lookup(...), which can only be read, so it cannot ${op} it; mock it with mocks.resource(...) to manage it`);
+    throw new UserError(`${t.type} "${t.name}" is mocked with mocks.lookup(...), which can only be read, so it cannot ${op} it; mock it with mocks.resource(...) to manage it`);
   };
   return {
     async lookup({ urn }) {

@@ -6,6 +6,7 @@ import { nameOf, type Urn } from "../core/urn.js";
 import type { Props, StackState } from "../state/types.js";
 import type { MockCall } from "./mock-table.js";
 import { acts, stepName } from "../plan/steps/index.js";
+import { UserError } from "../core/diagnostic.js";
 
 /**
  * One step of a plan, flattened for assertions: `{ name: "cert", op: "create", inputs: {…} }`. Values not
@@ -162,7 +163,7 @@ export function toTestPlan(plan: Plan): TestPlan {
       const found = steps.find((s) => s.name === name && (op === undefined || s.op === op));
       if (found) return found;
       const all = steps.map((s) => `${s.op} ${s.name}`).join(", ") || "none";
-      throw new Error(`The plan has no ${op ? `${op} step` : "step"} for "${name}"; its steps: ${all}.`);
+      throw new UserError(`The plan has no ${op ? `${op} step` : "step"} for "${name}"; its steps: ${all}.`);
     },
   });
   return out as TestPlan;

@@ -3,6 +3,7 @@ import type { Output } from "../../../program/output.js";
 import { NODE } from "../../../program/resource.js";
 import type { CertificateDomainValidationOption, CertificateOutputs, CertificateRecordType, CertificateValidationRecord } from "../generated/acm/certificate.types.js";
 import { normalizeDomain } from "./certificate.provider.js";
+import { UserError } from "../../../core/diagnostic.js";
 
 /**
  * The DNS record that validates one domain of a certificate, as Outputs (known once the certificate exists).
@@ -40,9 +41,9 @@ export function validationRecordOf(options: readonly CertificateDomainValidation
   if (shared?.resourceRecord) return shared.resourceRecord;
   const domains = options.map((o) => o.domainName).join(", ") || "none";
   if (exact || shared || options.some((o) => recordKey(o.domainName) === recordKey(want))) {
-    throw new Error(`The certificate has no DNS validation record for "${domain}" (is its validationMethod EMAIL?). Its domains: ${domains}.`);
+    throw new UserError(`The certificate has no DNS validation record for "${domain}" (is its validationMethod EMAIL?). Its domains: ${domains}.`);
   }
-  throw new Error(`The certificate does not cover "${domain}": validationRecordFor needs one of its domains: ${domains}.`);
+  throw new UserError(`The certificate does not cover "${domain}": validationRecordFor needs one of its domains: ${domains}.`);
 }
 
 /**
@@ -94,12 +95,12 @@ export const certificateMethods = {
   validationDomains(this: ResourceInstance<CertificateOutputs>): string[] {
     const node = this[NODE];
     if (node.kind !== "custom") {
-      throw new Error(`validationDomains() of "${node.name}" needs the domain names it was declared with; a certificate read with get() has none: use its domainValidationOptions output.`);
+      throw new UserError(`validationDomains() of "${node.name}" needs the domain names it was declared with; a certificate read with get() has none: use its domainValidationOptions output.`);
     }
     const { domainName, subjectAlternativeNames: sans } = node.inputs;
     const names: unknown[] = [domainName, ...(Array.isArray(sans) ? sans : sans === undefined ? [] : [sans])];
     if (names.some((n) => typeof n !== "string") || (sans !== undefined && !Array.isArray(sans))) {
-      throw new Error(
+      throw new UserError(
         `validationDomains() of "${node.name}" needs its domainName and subjectAlternativeNames as plain strings, but one is an Output or a promise: pass the domain names as plain strings to use it, or call validationRecordFor(domain) for each domain yourself.`,
       );
     }

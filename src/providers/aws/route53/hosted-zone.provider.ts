@@ -16,6 +16,7 @@ import { route53Client } from "../clients.js";
 import type { HostedZoneInputs, HostedZoneOutputs, HostedZoneQuery } from "../generated/route53/hosted-zone.types.js";
 import { normalizeName, normalizeZoneId, zoneArn } from "./names.js";
 import { HOSTED_ZONE_PERMISSIONS } from "../curated-permissions.js";
+import { UserError } from "../../../core/diagnostic.js";
 
 const SERVICE = "Route 53";
 type Ctx = Pick<OpContext, "clock" | "signal">;
@@ -138,7 +139,7 @@ export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, H
         if (zones.length) {
           const ids = zones.map((z) => normalizeZoneId(z.Id ?? "")).join(", ");
           const logical = parseUrn(urn).name;
-          throw new Error(
+          throw new UserError(
             `A hosted zone named ${name} already exists (${ids}) and was not created by this resource. ` +
               `To use it without creating one, look it up instead: route53.HostedZone.get("${logical}", { name: "${name}" }) ` +
               `(or by id: route53.HostedZone.get("${logical}", "${normalizeZoneId(zones[0]?.Id ?? "")}")). To create a new zone here, delete the existing one first.`,
@@ -161,14 +162,14 @@ export const hostedZoneProvider: Provider<HostedZoneInputs, HostedZoneOutputs, H
       const outputs = await getZone(ctx, client, query.zoneId);
       return outputs && { id: outputs.zoneId, outputs };
     }
-    if (!("name" in query) || typeof query.name !== "string") throw new Error("route53.HostedZone.get: give { name: \"example.dev\" } or { zoneId: \"Z…\" }");
+    if (!("name" in query) || typeof query.name !== "string") throw new UserError("route53.HostedZone.get: give { name: \"example.dev\" } or { zoneId: \"Z…\" }");
     const name = normalizeName(query.name);
     const zones = await zonesNamed(ctx, client, name);
     const publics = zones.filter((z) => !z.Config?.PrivateZone);
     const candidates = publics.length ? publics : zones;
     if (candidates.length > 1) {
       const ids = candidates.map((z) => normalizeZoneId(z.Id ?? "")).join(", ");
-      throw new Error(
+      throw new UserError(
         `${candidates.length} ${publics.length ? "public" : "private"} hosted zones are named ${name} (${ids}): look the one you mean up by id, e.g. route53.HostedZone.get(name, { zoneId: "${normalizeZoneId(candidates[0]?.Id ?? "")}" })`,
       );
     }

@@ -7,6 +7,7 @@ import { submitBatched } from "./batch.js";
 import { errorText, waitForSyncShared, type SubmittedChange } from "./change.js";
 import { fqdn, normalizeName, normalizeZoneId } from "./names.js";
 import { RECORD_SET_PERMISSIONS } from "../curated-permissions.js";
+import { UserError } from "../../../core/diagnostic.js";
 
 const SERVICE = "Route 53";
 type Ctx = Pick<OpContext, "clock" | "signal">;
@@ -153,7 +154,7 @@ function keyOf(id: string, inputs: Partial<RecordSetInputs> | undefined, outputs
     }
   }
   const parsed = parseRecordSetId(id);
-  if (!parsed) throw new Error(`"${id}" is not a Route 53 record set id: expected <zoneId>_<name>_<type>[_<setIdentifier>], e.g. Z0123_www.example.dev_A`);
+  if (!parsed) throw new UserError(`"${id}" is not a Route 53 record set id: expected <zoneId>_<name>_<type>[_<setIdentifier>], e.g. Z0123_www.example.dev_A`);
   return parsed;
 }
 
