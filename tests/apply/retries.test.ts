@@ -7,6 +7,7 @@ import { milliseconds } from "../../src/core/duration.js";
 import { Program } from "../../src/entry/program.js";
 import type { Provider } from "../../src/provider/provider.js";
 import type { EngineEvent } from "../../src/apply/events.js";
+import "../../src/providers/aws/error-kinds.js"; // IdempotentParameterMismatch is classified as the AWS layer says
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { local } from "../../src/providers/local/index.js";
 import { BUG_NOTE, EXIT, reportError, UsageError } from "../../src/cli/errors.js";
 import { DiagnosticsError, UserError } from "../../src/core/diagnostic.js";
 import { noColors } from "../../src/core/colors.js";
+import { output } from "../../src/program/output.js";
 import { programIn, run } from "./harness.js";
 
 /** The line of this file that declares the bad file, as a site prints it. */
@@ -112,5 +113,20 @@ describe("reportError", () => {
     expect(plain.stderr).toContain(BUG_NOTE);
     expect(plain.stderr).not.toContain(boom.stack!.split("\n")[1]!);
     expect(debug.stderr).toContain(boom.stack!.split("\n")[1]!);
+  });
+});
+
+describe("the planner's diagnostics", () => {
+  it("one problem reported twice is one diagnostic (by key): two unused apply() callbacks that fail the same way", async () => {
+    const { prog } = await programIn("diag", () => {
+      const fail = () => {
+        throw new Error("zone not found");
+      };
+      output(1).apply(fail);
+      output(2).apply(fail);
+    });
+    const r = await run(prog, ["preview", "--json"]);
+    const plan = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; diagnostics?: { summary: string }[] }).find((e) => e.type === "plan")!;
+    expect(plan.diagnostics?.map((d) => d.summary)).toEqual(["An apply() callback whose result nothing uses failed while planning: zone not found (thrown by an apply() callback on a value)"]);
   });
 });
