@@ -33,6 +33,7 @@ export const createJson = z.strictObject({ ...jsonParts.base, op: z.literal("cre
 export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof createJson>> = {
   ...alwaysChanges,
   kind: "create",
+  deletesOrReplaces: false,
   countText: (n) => `${n} to create`,
   actions: (step) => [{ id: actionId(step, "create"), kind: "create", step, index: -1 }],
   decision: (step) => `not in state${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}`,
@@ -50,6 +51,7 @@ export const createAction: ActionSpec<CreateAction> = {
   kind: "create",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: true,
   releases: false,
   deletesObject: false,

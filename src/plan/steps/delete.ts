@@ -66,6 +66,7 @@ function details(step: DeleteStep, plan: PlanView, declared: readonly string[], 
 export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z.infer<typeof deleteJson>> = {
   ...alwaysChanges,
   kind: "delete",
+  deletesOrReplaces: true,
   countText: (n) => `${n} to delete`,
   actions: (step) => {
     const id = actionId(step, step.deposed ? `deposed:${step.id}` : "delete");
@@ -87,6 +88,7 @@ export const deleteAction: ActionSpec<DeleteAction> = {
   kind: "delete",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: false,
   releases: true,
   deletesObject: true,
@@ -103,6 +105,7 @@ export const forgetAction: ActionSpec<ForgetAction> = {
   kind: "forget",
   callsProvider: false,
   slot: true,
+  polls: false,
   makesValue: false,
   releases: true,
   deletesObject: false,

@@ -33,6 +33,7 @@ const why = (step: ReadStep) => (step.deferred ? "read during apply (its inputs 
 /** The read step kind. */
 export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJson>> = {
   kind: "read",
+  deletesOrReplaces: false,
   changing: (step) => step.deferred,
   // A read changes nothing by itself: it only runs around changes.
   changes: () => false,
@@ -55,6 +56,7 @@ export const readAction: ActionSpec<ReadAction> = {
   kind: "read",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: true,
   releases: false,
   deletesObject: false,

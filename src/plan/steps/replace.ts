@@ -116,6 +116,7 @@ function label(step: ReplaceStep): string {
 export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplacedAction, z.infer<typeof replaceJson>> = {
   ...alwaysChanges,
   kind: "replace",
+  deletesOrReplaces: true,
   countText: (n) => `${n} to replace`,
   // keepOld: the old object stays deposed, for the plan of a later round to delete.
   actions: (step) => [
@@ -143,6 +144,7 @@ export const replaceAction: ActionSpec<ReplaceAction> = {
   kind: "replace",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: true,
   releases: false,
   deletesObject: false,
@@ -159,6 +161,7 @@ export const deleteReplacedAction: ActionSpec<DeleteReplacedAction> = {
   kind: "delete-replaced",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: false,
   releases: true,
   deletesObject: true,

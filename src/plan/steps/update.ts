@@ -35,6 +35,7 @@ function why(step: UpdateStep, plan: PlanView): string | undefined {
 export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof updateJson>> = {
   ...alwaysChanges,
   kind: "update",
+  deletesOrReplaces: false,
   countText: (n) => `${n} to update`,
   actions: (step) => [{ id: actionId(step, "update"), kind: "update", step, index: -1 }],
   decision: (step) => `changed ${step.changed.join(", ")}${keysText("drifted", step.drift)}${step.adopt ? "; adopts an existing object" : ""}`,
@@ -52,6 +53,7 @@ export const updateAction: ActionSpec<UpdateAction> = {
   kind: "update",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: true,
   releases: true,
   deletesObject: false,

@@ -71,6 +71,7 @@ function lines(step: WaitStep): string[] {
 /** The wait step kind. */
 export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJson>> = {
   kind: "wait",
+  deletesOrReplaces: false,
   changing: (step) => step.needed,
   // A wait changes nothing by itself: it only runs around changes.
   changes: () => false,
@@ -87,6 +88,7 @@ export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJso
     return step.needed ? c.blue(text) : c.dim(`${text}  not needed`);
   },
   displayName: (step) => step.name,
+  notNeeded: (step) => (step.needed ? undefined : step.why),
   asDependency: (step) => `${step.name} (a wait that runs)`,
   why: (step) => (step.needed ? step.why : undefined),
   details: (step, _plan, declared, o) => (step.needed ? [...lines(step), ...declared].map(o.colors.dim) : []),
@@ -103,6 +105,7 @@ export const waitAction: ActionSpec<WaitAction> = {
   callsProvider: false,
   // Waits mostly sleep between reads: they take no `--parallel` slot.
   slot: false,
+  polls: true,
   makesValue: true,
   releases: false,
   deletesObject: false,
