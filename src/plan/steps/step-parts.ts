@@ -316,11 +316,18 @@ export const jsonParts = {
   dataLoss: z.optional(z.strictObject({ allowed: z.boolean() })),
 };
 
-/** One action of a step: what the scheduler runs and a handler carries out. */
-export interface ActionBase {
+/**
+ * One action of a step: what the scheduler runs and a handler carries out. Every action kind is this, with
+ * its kind and the step it comes from.
+ *
+ * @example export type CreateAction = ActionBase<"create", CreateStep>;
+ */
+export interface ActionBase<K extends string = string, S extends StepBase = StepBase> {
+  /** `<urn>#<suffix>` (see {@link actionId}). */
   id: string;
-  kind: string;
-  step: StepBase;
+  kind: K;
+  step: S;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
   index: number;
 }
 

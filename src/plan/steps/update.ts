@@ -4,7 +4,7 @@ import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
 import { referenceWhy } from "./stack-reasons.js";
 import { actionId, alwaysChanges, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
-import type { ActionSpec, ChangeStepFields, PlanView, StepKindSpec } from "./step-parts.js";
+import type { ActionBase, ActionSpec, ChangeStepFields, PlanView, StepKindSpec } from "./step-parts.js";
 
 /** A resource whose object is changed in place. */
 export interface UpdateStep extends ChangeStepFields {
@@ -12,13 +12,7 @@ export interface UpdateStep extends ChangeStepFields {
 }
 
 /** Changing the object in place. */
-export interface UpdateAction {
-  id: string;
-  kind: "update";
-  step: UpdateStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type UpdateAction = ActionBase<"update", UpdateStep>;
 
 /** An update as a saved plan holds it. */
 export const updateSchema = z.object({ ...planParts.base, kind: z.literal("update"), ...changeParts });

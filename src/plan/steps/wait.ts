@@ -4,7 +4,7 @@ import { nameOf } from "../../core/urn.js";
 import type { Predicate } from "../../core/predicate.js";
 import { formatDuration } from "../../core/duration.js";
 import { actionId, addFields, jsonBase, jsonParts, planParts, plainAction } from "./step-parts.js";
-import type { ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
+import type { ActionBase, ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
 
 /** A `wait(…)`: it polls its target until `until` holds, and gates what reads it. It has no row in state. */
 export interface WaitStep extends StepBase {
@@ -36,13 +36,7 @@ export interface WaitStep extends StepBase {
 }
 
 /** Polling the target until the wait ends. */
-export interface WaitAction {
-  id: string;
-  kind: "wait";
-  step: WaitStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type WaitAction = ActionBase<"wait", WaitStep>;
 
 /** A wait as a saved plan holds it. */
 export const waitSchema = z.object({
