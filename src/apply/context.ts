@@ -30,6 +30,8 @@ export interface CallBounds {
  * What a provider call needs of the run (`invoke` and `inSlot`): the journal its record goes to, the
  * call slots, the signals that stop it, and how to report it started or paused. Handlers pass it on
  * (`ctx.calls`); they do not read it.
+ *
+ * @example const { result, op } = await invoke(ctx.calls, { action, urn, type, journal: { kind: "update", id }, op: "update", … });
  */
 export interface CallContext {
   readonly journal: JournalWriter;
@@ -59,6 +61,8 @@ export interface CallContext {
  * What an action handler reads of the run: the state as journaled, the secrets seen, the providers and
  * their instances, the resolver it reads program values through, and the poller waits join; `calls` is
  * handed on to `invoke` for each provider call.
+ *
+ * @example export const forget: Handler<ForgetAction> = async ({ step }, ctx: HandlerContext) => ({ changes: () => [{ kind: "remove", urn: step.urn }] });
  */
 export interface HandlerContext {
   /** For each provider call the handler makes (see `invoke`). */

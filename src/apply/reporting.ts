@@ -10,13 +10,19 @@ import type { SchedulerHooks } from "./scheduler.js";
 import { redactorFor } from "./secret-registry.js";
 import { actionHandlerOf } from "./handlers/index.js";
 
-/** What reporting reads of the run: where events go, and each URN's program node (for where it was declared). */
+/**
+ * What reporting reads of the run: where events go, and each URN's program node (for where it was declared).
+ * @example reportingHooks({ events, node: (urn) => nodeByUrn.get(urn) }, summary, runs)
+ */
 export interface ReportContext {
   readonly events: EventSink;
   node(urn: Urn): GraphNode | undefined;
 }
 
-/** The scheduler's hooks that tell how actions went (the executor adds what runs them). */
+/**
+ * The scheduler's hooks that tell how actions went (the executor adds what runs them).
+ * @example const hooks: SchedulerHooks<Action> = { ...reporting, run };
+ */
 export type ReportingHooks = Required<Pick<SchedulerHooks<Action>, "started" | "succeeded" | "failed" | "skipped">>;
 
 /**
