@@ -15,8 +15,9 @@
 import "./require-node.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramOptions, type ProgramSpec } from "./entry/program.js";
 export type { EvaluateOptions, Declarations } from "./program/evaluate.js";
-export type { Settleable, Resolver, Resolution, PlanningHooks } from "./program/resolver.js";
-export type { Deferral, DeferredDeclaration, Origin } from "./program/deferral.js";
+export type { Settleable, Resolver, Resolution } from "./program/resolver.js";
+export type { Deferral, DeferredDeclaration, Origin, PlanningHooks } from "./program/deferral/deferral.js";
+export type { DeferralInfo } from "./program/deferral/deferral-info.js";
 export { Config, type ConfigValue } from "./program/config.js";
 export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState, type Lifted, type OwnOutputKeys, type OutputBase, type OutputConstructor } from "./program/output.js";
 export { OutputMisuseError } from "./program/output-misuse.js";

@@ -32,7 +32,7 @@ import { ActionRuns } from "./action-runs.js";
 import { NodeTable } from "../program/node-table.js";
 import { describeWaitOutcome, type WaitOutcome } from "../wait/outcome.js";
 import { thrownMessage } from "../core/thrown.js";
-import { isLateDeclaration } from "../program/deferral.js";
+import { isLateDeclaration } from "../program/deferral/late-declaration.js";
 
 /** The evaluated program behind a plan: what unknown inputs are resolved against at apply. */
 export interface ProgramRuntime {

@@ -10,7 +10,7 @@ import { isChanging, type PlanStep } from "./plan.js";
 import { stepKindOf } from "./steps/index.js";
 import type { ResourceValue } from "../runtime/values.js";
 import type { PlanContext } from "./context.js";
-import { deferNode, dependencyDeferrals } from "./deferred.js";
+import { deferNode, dependencyDeferrals } from "./deferral.js";
 import { heldMark, stillHeld } from "../wait/held.js";
 import { resolveInputs } from "../runtime/resolve-inputs.js";
 import { containsUnknown } from "../core/unknown.js";

@@ -1,43 +1,4 @@
-import type { Urn } from "../core/urn.js";
-import type { DeclarationSite } from "../core/declaration-site.js";
-import { UNKNOWN } from "../core/unknown.js";
-import type { ResourceNode } from "./node.js";
-
-/**
- * Where an `apply` callback gets its value: the resources it comes from and how the program names it
- * (`cert.domainValidationOptions`). Resources the callback declares record it, so a later plan knows which
- * value they wait for.
- */
-export interface Origin {
-  /** The resources the callback's value comes from. */
-  readonly on: readonly ResourceNode[];
-  /** The value, as the program names it: `cert.domainValidationOptions`, or the resources' names. */
-  readonly waitsFor: string;
-}
-
-/** One resource (or wait, lookup, component) a callback declares, as far as a run on stand-ins could tell. */
-export interface DeferredDeclaration {
-  kind: ResourceNode["kind"];
-  type: string;
-  /** Its name when it does not depend on the unknown value; else undefined. */
-  name: string | undefined;
-  /** The name with the unknown parts shown as `…` (`validation-…`), when it depends on them. */
-  pattern?: string;
-  site?: DeclarationSite;
-}
-
-/**
- * A value unknown while planning that an `apply` callback waits on, where that callback declares resources:
- * they are deferred until the value is known (the next round of `up`). Carried with unknown values, so
- * whatever reads the callback's result is deferred too.
- *
- * @example { waitsFor: "cert.domainValidationOptions", on: ["urn:…::cert"], declares: [{ kind: "custom", type: "aws:route53:RecordSet", name: "validation-a.example.dev" }] }
- */
-export interface Deferral {
-  waitsFor: string;
-  on: Urn[];
-  declares: DeferredDeclaration[];
-}
+import { UNKNOWN } from "../../core/unknown.js";
 
 /**
  * How a stand-in prints inside a string (a name, an input): private-use characters a real name would
@@ -103,21 +64,4 @@ function unknownStandIn(): unknown {
   });
   standIns.add(self);
   return self;
-}
-
-/**
- * A resource declared in an `apply` callback that first ran after the plan was made (while a step was
- * applied): that resource is in no plan, so the step that ran the callback is deferred to the next round
- * of `up`, which plans it with the value then known.
- *
- * @example if (isLateDeclaration(e)) deferStep(action);
- */
-export class LateDeclarationError extends Error {
-  override name = "LateDeclarationError";
-}
-
-/** True when `e` (or what it wraps) is a {@link LateDeclarationError}. */
-export function isLateDeclaration(e: unknown): boolean {
-  for (let x = e, i = 0; x && i < 10; x = (x as { cause?: unknown }).cause, i++) if (x instanceof LateDeclarationError) return true;
-  return false;
 }
