@@ -134,15 +134,16 @@ export function withDependsOnValues(node: GraphNode, r: ResolvedInputs | Promise
 }
 
 /**
- * The deferrals among a node's dependencies' values and its `dependsOn` outputs (a wait or lookup is
- * deferred when any is), with the resources those outputs hold beyond `deps`.
+ * The deferrals of a wait or lookup (deferred when there is any): `own` (its target's or id's value's), then
+ * those among its dependencies' values and its `dependsOn` outputs; with the resources those outputs hold
+ * beyond `deps`.
  *
- * @example const { deferred, extra } = await dependencyDeferrals(node, deps, scope);
+ * @example const { deferred, extra } = await dependencyDeferrals(node, deps, scope, target.deferred);
  */
-export async function dependencyDeferrals(node: GraphNode, deps: readonly GraphNode[], scope: Resolver): Promise<{ deferred: Deferral[]; extra: GraphNode[] }> {
+export async function dependencyDeferrals(node: GraphNode, deps: readonly GraphNode[], scope: Resolver, own: readonly Deferral[] = []): Promise<{ deferred: Deferral[]; extra: GraphNode[] }> {
   const states = await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
   const late = await resolveDependsOn(node, scope);
-  const deferred = [...states.flatMap((s) => s.deferral?.deferrals ?? []), ...late.deferred];
+  const deferred = [...own, ...states.flatMap((s) => s.deferral?.deferrals ?? []), ...late.deferred];
   const extra = late.deps.filter((d): d is GraphNode => d !== node && d.kind !== "component" && !deps.includes(d as GraphNode));
   return { deferred, extra: [...new Set(extra)] };
 }

@@ -1,7 +1,6 @@
 import { ReplaySubject, map, of, type Observable } from "rxjs";
 import { newResolverId, type OState, type Resolver } from "../program/output.js";
-import type { PlanningHooks } from "../program/deferral/deferral.js";
-import type { Deferral } from "../program/deferral/deferral.js";
+import type { Deferral, PlanningHooks } from "../program/deferral/deferral.js";
 import type { ResourceNode } from "../program/node.js";
 import { NodeTable } from "../program/node-table.js";
 import type { Props } from "../state/types.js";
