@@ -6,6 +6,8 @@ import type { ResourceNode } from "../node.js";
  * Where an `apply` callback gets its value: the resources it comes from and how the program names it
  * (`cert.domainValidationOptions`). Resources the callback declares record it, so a later plan knows which
  * value they wait for.
+ *
+ * @example { on: [certNode], waitsFor: "cert.domainValidationOptions" }
  */
 export interface Origin {
   /** The resources the callback's value comes from. */
@@ -14,7 +16,11 @@ export interface Origin {
   readonly waitsFor: string;
 }
 
-/** One resource (or wait, lookup, component) a callback declares, as far as a run on stand-ins could tell. */
+/**
+ * One resource (or wait, lookup, component) a callback declares, as far as a run on stand-ins could tell.
+ *
+ * @example { kind: "custom", type: "aws:route53:RecordSet", name: undefined, pattern: "validation-…" }
+ */
 export interface DeferredDeclaration {
   kind: ResourceNode["kind"];
   type: string;

@@ -15,7 +15,11 @@ export interface Foresight {
   readonly unforeseen: boolean;
 }
 
-/** Nothing foreseen: a callback of an output made outside any program never declares. */
+/**
+ * Nothing foreseen: a callback of an output made outside any program never declares.
+ *
+ * @example const foresight = owner ? foresee(f, owner, origin, partial) : NOTHING_FORESEEN;
+ */
 export const NOTHING_FORESEEN: Foresight = { deferral: null, unforeseen: false };
 
 /**

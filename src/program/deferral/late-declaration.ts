@@ -9,7 +9,11 @@ export class LateDeclarationError extends Error {
   override name = "LateDeclarationError";
 }
 
-/** True when `e` (or what it wraps) is a {@link LateDeclarationError}. */
+/**
+ * True when `e` (or what it wraps, through `cause`) is a {@link LateDeclarationError}.
+ *
+ * @example isLateDeclaration(new Error("step failed", { cause: new LateDeclarationError("…") })) // true
+ */
 export function isLateDeclaration(e: unknown): boolean {
   for (let x = e, i = 0; x && i < 10; x = (x as { cause?: unknown }).cause, i++) if (x instanceof LateDeclarationError) return true;
   return false;

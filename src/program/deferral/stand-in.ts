@@ -6,15 +6,27 @@ import { UNKNOWN } from "../../core/unknown.js";
  */
 const MARK = "\u{F8FF}";
 
-/** The text of a stand-in inside a string. */
+/**
+ * The text of a stand-in inside a string.
+ *
+ * @example `validation-${standIn()}` === `validation-${STAND_IN_TEXT}`
+ */
 export const STAND_IN_TEXT = `${MARK}…${MARK}`;
 
-/** True when `s` was built from a stand-in (a name that depends on an unknown value). */
+/**
+ * True when `s` was built from a stand-in (a name that depends on an unknown value).
+ *
+ * @example hasStandIn(`validation-${STAND_IN_TEXT}`) // true
+ */
 export function hasStandIn(s: string): boolean {
   return s.includes(MARK);
 }
 
-/** `validation-…` for a name built from a stand-in. */
+/**
+ * How a name built from a stand-in reads, its unknown parts as `…`.
+ *
+ * @example namePattern(`validation-${STAND_IN_TEXT}`) // "validation-…"
+ */
 export function namePattern(s: string): string {
   return s.split(STAND_IN_TEXT).join("…");
 }
@@ -42,7 +54,11 @@ export function standIn(partial: unknown = UNKNOWN): unknown {
 /** Every stand-in made (to tell one given as a name from a mistake). */
 const standIns = new WeakSet<object>();
 
-/** True for a stand-in (see {@link standIn}). */
+/**
+ * True for a stand-in (see {@link standIn}).
+ *
+ * @example isStandIn(standIn()) // true; isStandIn("a") // false
+ */
 export function isStandIn(v: unknown): boolean {
   return typeof v === "function" && standIns.has(v);
 }
