@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(join(REPO, file), "utf8");
+/** A link's target is a file (typedoc, which publishes the README and guides, refuses a folder). */
+const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
 const EXAMPLE = "examples/acm-certificate/readme.test.ts";
 
 /** The text of `doc` from the heading `start` to the next heading of the same level (or the end). */
@@ -35,12 +37,12 @@ describe("the testing docs show tests that pass", () => {
 });
 
 describe("the README's links", () => {
-  it("lead to files that exist, guides and the CLI reference among them", () => {
+  it("lead to files that exist (not folders), guides and the CLI reference among them", () => {
     const links = [...read("README.md").matchAll(/\]\(((?:docs|bench|CONTRIBUTING)[^)#]*)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
 
     expect(links.filter((l) => l.startsWith("docs/guides/")).length).toBeGreaterThanOrEqual(10);
     expect(links).toEqual(expect.arrayContaining(["docs/reference/cli.md", "CONTRIBUTING.md", "bench/README.md"]));
-    for (const l of links) expect(existsSync(join(REPO, l)), l).toBe(true);
+    for (const l of links) expect(isFile(join(REPO, l)), l).toBe(true);
   });
 
   it("every relative link of the guides, the reference, CONTRIBUTING and bench/README leads to a file that exists", () => {
@@ -50,7 +52,7 @@ describe("the README's links", () => {
       for (const m of read(doc).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
         const target = m[1]!;
         if (/^[a-z]+:/.test(target)) continue; // https:, mailto:
-        if (!existsSync(join(REPO, dirname(doc), target))) broken.push(`${doc} → ${target}`);
+        if (!isFile(join(REPO, dirname(doc), target))) broken.push(`${doc} → ${target}`);
       }
     }
     expect(broken).toEqual([]);
