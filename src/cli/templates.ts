@@ -65,17 +65,25 @@ function declaredSpec(root: string): string | undefined {
 /**
  * The `cairn-iac` dependency a new project in `dir` declares: this Cairn's version from the registry, or, when
  * this Cairn was installed from a file (`npm i ./cairn-iac-0.1.0.tgz`, `npx --package ./cairn-iac-0.1.0.tgz
- * cairn new …`), that same file, so `npm install` in the project resolves it without the registry. npm records
- * the file in the package.json of the folder it installed into, relative to that folder.
+ * cairn new …`), that same file, so `npm install` in the project resolves it without the registry (npm records
+ * the file in the package.json of the folder it installed into, relative to that folder); run from a git
+ * checkout of Cairn, that checkout's folder (build it first: the project imports its `dist/`).
  *
  * @example cairnDependency("/home/me/my-app") // "^0.1.0", or "file:../cairn-iac-0.1.0.tgz"
  */
 export function cairnDependency(dir: string, packageRoot = PACKAGE_ROOT): string {
   const modules = dirname(packageRoot);
-  const spec = basename(modules) === "node_modules" ? declaredSpec(dirname(modules)) : undefined;
+  const installed = basename(modules) === "node_modules";
+  // A checkout (a git work tree, not an install): the project links to it, as `npm i <folder>` does.
+  if (!installed && existsSync(join(packageRoot, ".git"))) return fileSpec(dir, packageRoot);
+  const spec = installed ? declaredSpec(dirname(modules)) : undefined;
   if (!spec?.startsWith("file:")) return `^${cairnVersion()}`;
-  const file = resolve(dirname(modules), spec.slice("file:".length));
-  return `file:${relative(dir, file).split(sep).join("/")}`;
+  return fileSpec(dir, resolve(dirname(modules), spec.slice("file:".length)));
+}
+
+/** `file:` and the path of `target` relative to `dir`, with forward slashes (npm's form on every system). */
+function fileSpec(dir: string, target: string): string {
+  return `file:${relative(dir, target).split(sep).join("/")}`;
 }
 
 /** What {@link scaffold} made. */

@@ -34,7 +34,15 @@ describe("the cairn-iac dependency cairn new writes", () => {
     expect(cairnDependency(join(tmp, "user", "my-app"), packageRoot)).toBe(`^${cairnVersion()}`);
   });
 
-  it("is this Cairn's version when it runs from a checkout, not from an install", () => {
-    expect(cairnDependency("/somewhere/my-app", "/home/me/cairn")).toBe(`^${cairnVersion()}`);
+  it("is the checkout's folder when it runs from a git checkout, so npm install links it", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), "cairn-dep-"));
+    made.push(tmp);
+    await mkdir(join(tmp, "cairn", ".git"), { recursive: true });
+
+    expect(cairnDependency(join(tmp, "apps", "my-app"), join(tmp, "cairn"))).toBe("file:../../cairn");
+  });
+
+  it("is this Cairn's version when it runs from a folder that is neither an install nor a checkout", () => {
+    expect(cairnDependency("/somewhere/my-app", "/nowhere/cairn")).toBe(`^${cairnVersion()}`);
   });
 });
