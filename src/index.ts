@@ -51,6 +51,7 @@ export type { ResourceState, StackState, PendingOperation, OperationKind, Declar
 export { MemoryBackend, type MemoryBackendOptions } from "./state/memory-backend.js";
 export { openBackend, type OpenBackendOptions } from "./state/open-backend.js";
 export type { StateBackend, HistoryEntry, RollbackResult, RemoveStackOptions } from "./state/backend.js";
+export type { StatePlace, StateReader, StateWriter, OutputReader, StateLocker, StateHistory, StateConfig, StackCatalog, StackTransfer } from "./state/backend.js";
 export type { LockHolder } from "./state/lock-holder.js";
 export type { StackSummary, StoredOutputs } from "./state/backend.js";
 export type { StateEdit, ForgetPlan, RenamePlan, Move, ImportPlan, UnprotectPlan } from "./stack/state-edit.js";
@@ -64,4 +65,4 @@ export { stackOutputs, type StackOutputs, type StackOutputsOptions } from "./pro
 export type { StackGraph, StackRead } from "./stack/readers.js";
 export type { StackName } from "./state/read-outputs.js";
 export { runStacks, stackOrder, type RunStacksOptions, type StackCommand, type StackOutcome } from "./stack/run-stacks.js";
-export type { StackAccess, PlannedOutputs } from "./state/stack-access.js";
+export type { StackAccess, OtherStack, PlannedOutputs } from "./state/stack-access.js";
