@@ -3,7 +3,7 @@ import type { GraphNode } from "../program/node.js";
 import { callsProvider, type Action } from "../plan/actions.js";
 import { withSite } from "../core/declaration-site.js";
 import { thrownMessage } from "../core/thrown.js";
-import { isLateDeclaration } from "../program/deferral.js";
+import { isLateDeclaration } from "../program/deferral/late-declaration.js";
 import type { ApplySummary, EventSink } from "./events.js";
 import type { ActionRuns } from "./action-runs.js";
 import type { SchedulerHooks } from "./scheduler.js";

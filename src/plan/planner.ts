@@ -22,8 +22,7 @@ import { StallWatch } from "./stall.js";
 import { thrownMessage } from "../core/thrown.js";
 import { withSite } from "../core/declaration-site.js";
 import { addNode } from "../graph/graph.js";
-import { deferredParts, keepReferencedOld, keptForLater } from "./deferred.js";
-import { Deferrals } from "./deferrals.js";
+import { Deferrals, deferredParts, keepReferencedOld, keptForLater } from "./deferral.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
 
