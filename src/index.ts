@@ -17,8 +17,9 @@ import "./require-node.js";
 import "./providers/aws/error-kinds.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramOptions, type ProgramSpec } from "./entry/program.js";
 export type { EvaluateOptions, Declarations } from "./program/evaluate.js";
-export type { Settleable, Resolver, Resolution, PlanningHooks } from "./program/resolver.js";
-export type { Deferral, DeferredDeclaration, Origin } from "./program/deferral.js";
+export type { Settleable, Resolver, Resolution } from "./program/resolver.js";
+export type { Deferral, DeferredDeclaration, Origin, PlanningHooks } from "./program/deferral/deferral.js";
+export type { DeferralInfo } from "./program/deferral/deferral-info.js";
 export { Config, type ConfigValue } from "./program/config.js";
 export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState, type Lifted, type OwnOutputKeys, type OutputBase, type OutputConstructor } from "./program/output.js";
 export { OutputMisuseError } from "./program/output-misuse.js";
@@ -53,6 +54,7 @@ export type { ResourceState, StackState, PendingOperation, OperationKind, Declar
 export { MemoryBackend, type MemoryBackendOptions } from "./state/memory-backend.js";
 export { openBackend, type OpenBackendOptions } from "./state/open-backend.js";
 export type { StateBackend, HistoryEntry, RollbackResult, RemoveStackOptions } from "./state/backend.js";
+export type { StatePlace, StateReader, StateWriter, OutputReader, StateLocker, StateHistory, StateConfig, StackCatalog, StackTransfer } from "./state/backend.js";
 export type { LockHolder } from "./state/lock-holder.js";
 export type { StackSummary, StoredOutputs } from "./state/backend.js";
 export type { StateEdit, ForgetPlan, RenamePlan, Move, ImportPlan, UnprotectPlan } from "./stack/state-edit.js";
@@ -66,4 +68,4 @@ export { stackOutputs, type StackOutputs, type StackOutputsOptions } from "./pro
 export type { StackGraph, StackRead } from "./stack/readers.js";
 export type { StackName } from "./state/read-outputs.js";
 export { runStacks, stackOrder, type RunStacksOptions, type StackCommand, type StackOutcome } from "./stack/run-stacks.js";
-export type { StackAccess, PlannedOutputs } from "./state/stack-access.js";
+export type { StackAccess, OtherStack, PlannedOutputs } from "./state/stack-access.js";

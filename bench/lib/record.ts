@@ -10,7 +10,7 @@ import { RUNTIME_TARGETS, type Cell } from "../rows/runtimes.js";
 const FILE = join(REPO, "bench", "RESULTS.md");
 const HEADER = `# Bench results
 
-Recorded with \`npm run bench -- --record\` (see the README's "Benchmarks"). Each section is one run on the
+Recorded with \`npm run bench -- --record\` (see bench/README.md). Each section is one run on the
 machine it names; times are "median (min)" over the runs, RSS is the median peak of the program's node
 process in MiB. Whole-process rows run \`tsx infra.ts …\` on the built package in a throw-away project; the
 per-runtime table (from 2026-11-25) runs the same program on Node 20, 22 and 24 through each entry point.

@@ -1,4 +1,4 @@
-// examples/acm-certificate/readme.test.ts: the README's Testing section shows this file, whole.
+// examples/acm-certificate/readme.test.ts: the testing guide's "A complete example" shows this file, whole.
 import { describe, expect, it } from "vitest";
 import { minutes } from "cairn-iac";
 import type { acm } from "cairn-iac/aws";

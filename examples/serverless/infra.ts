@@ -1,19 +1,20 @@
 // A small serverless app on every-AWS-type Cairn: a bucket for uploads, a queue for jobs, and a function
-// (with its role) that reads the bucket and is fed by the queue. Each service is its own module. The
-// function's code is the folder ./worker, zipped and uploaded to an assets bucket.
+// (with its role) that reads the bucket and is fed by the queue. Each service is its own module, imported as
+// a namespace (so lambda.Function never meets JavaScript's global Function). The function's code is the
+// folder ./worker, zipped and uploaded to an assets bucket.
 import { program } from "cairn-iac";
 import { assets } from "cairn-iac/aws";
-import { Role } from "cairn-iac/aws/iam";
-import { Function as LambdaFunction, EventSourceMapping } from "cairn-iac/aws/lambda";
-import { Bucket } from "cairn-iac/aws/s3";
-import { Queue } from "cairn-iac/aws/sqs";
+import * as iam from "cairn-iac/aws/iam";
+import * as lambda from "cairn-iac/aws/lambda";
+import * as s3 from "cairn-iac/aws/s3";
+import * as sqs from "cairn-iac/aws/sqs";
 
 export default program("serverless", ({ config, stack }) => {
-  const uploads = new Bucket("uploads", { bucketName: `${config.get("prefix") ?? "serverless"}-${stack}-uploads`, versioningConfiguration: { status: "Enabled" } });
-  const jobs = new Queue("jobs", { visibilityTimeout: 60 });
-  const assetBucket = new Bucket("assets", {});
+  const uploads = new s3.Bucket("uploads", { bucketName: `${config.get("prefix") ?? "serverless"}-${stack}-uploads`, versioningConfiguration: { status: "Enabled" } });
+  const jobs = new sqs.Queue("jobs", { visibilityTimeout: 60 });
+  const assetBucket = new s3.Bucket("assets", {});
   const workerCode = assets.folder("worker-code", "./worker", { bucket: assetBucket.bucketName });
-  const role = new Role("worker-role", {
+  const role = new iam.Role("worker-role", {
     assumeRolePolicyDocument: {
       Version: "2012-10-17",
       Statement: [{ Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" }],
@@ -26,7 +27,7 @@ export default program("serverless", ({ config, stack }) => {
       },
     ],
   });
-  const worker = new LambdaFunction("worker", {
+  const worker = new lambda.Function("worker", {
     role: role.arn,
     runtime: "nodejs22.x",
     handler: "index.handler",
@@ -34,6 +35,6 @@ export default program("serverless", ({ config, stack }) => {
     code: workerCode.code,
     environment: { variables: { UPLOADS: uploads.bucketName } },
   });
-  new EventSourceMapping("jobs-to-worker", { eventSourceArn: jobs.arn, functionName: worker.arn, batchSize: 10 });
+  new lambda.EventSourceMapping("jobs-to-worker", { eventSourceArn: jobs.arn, functionName: worker.arn, batchSize: 10 });
   return { uploads: uploads.bucketName, queueUrl: jobs.queueUrl, worker: worker.arn };
 });

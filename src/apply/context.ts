@@ -1,15 +1,15 @@
-import type { Plan } from "../plan/plan.js";
 import type { GraphNode } from "../program/node.js";
 import type { Urn } from "../core/urn.js";
 import type { Clock, OpContext, OperationRecord, Provider, ProviderInstance } from "../provider/provider.js";
 import type { ProviderRecord, StackState, StateMutation, Props } from "../state/types.js";
-import type { ResourceValue, ScopedResolver, ValueResolver } from "../runtime/values.js";
+import type { ResourceValue, ScopedResolver } from "../runtime/values.js";
 import type { Action } from "../plan/actions.js";
 import type { EventSink } from "./events.js";
 import type { SecretRegistry } from "./secret-registry.js";
 import type { JournalWriter } from "../state/journal-writer.js";
 import type { WaitPoller } from "../wait/waiter.js";
 import type { InFlight } from "./in-flight.js";
+import type { RunSignals } from "./run-signals.js";
 
 /** How to make the context of one provider call. */
 export type OpContextFactory = (urn: Urn, opts: CallBounds) => OpContext;
@@ -26,22 +26,21 @@ export interface CallBounds {
   pause?: <T>(p: Promise<T>) => Promise<T>;
 }
 
-/** What every action handler may use: plain reads of the run, plus the provider and journal to call. */
-export interface ApplyContext {
-  readonly plan: Plan;
+/**
+ * What a provider call needs of the run (`invoke` and `inSlot`): the journal its record goes to, the
+ * call slots, the signals that stop it, and how to report it started or paused. Handlers pass it on
+ * (`ctx.calls`); they do not read it.
+ *
+ * @example const { result, op } = await invoke(ctx.calls, { action, urn, type, journal: { kind: "update", id }, op: "update", … });
+ */
+export interface CallContext {
   readonly journal: JournalWriter;
-  readonly values: ValueResolver;
+  /** Where a call's retries are reported (`step-retrying`). */
   readonly events: EventSink;
-  /** Every secret value the run has seen: handlers add the ones they meet (resolved inputs, tainted outputs). */
-  readonly secrets: SecretRegistry;
-  readonly poller: WaitPoller;
+  /** What retries back off by. */
   readonly clock: Clock;
-  /** Stops starting new work (a first Ctrl-C): calls waiting for a slot do not start. */
-  readonly cancel: AbortSignal | undefined;
-  /** Aborts provider calls in flight (a second Ctrl-C): they are left recorded as uncertain. */
-  readonly abort: AbortSignal | undefined;
-  /** Aborted when nothing is left to run but calls never settle (the process would go idle). */
-  readonly stuck: AbortSignal | undefined;
+  /** What stops a call: before it starts (`stopStarting`), or while it runs (`abandonCalls`, `idle`). */
+  readonly signals: RunSignals;
   readonly opContext: OpContextFactory;
   /** How long a provider call keeps retrying transient failures, from its first failure (`--retry-deadline`). */
   readonly retryDeadlineMs: number;
@@ -56,8 +55,24 @@ export interface ApplyContext {
   calling(action: Action): void;
   /** An action's call waits on the cloud (`paused`) or goes on: a paused action leaves its place in `parallel` to another. */
   waiting(action: Action, paused: boolean): void;
-  /** The evaluated program's node for a URN (absent for destroy and for resources the program dropped). */
-  node(urn: Urn): GraphNode | undefined;
+}
+
+/**
+ * What an action handler reads of the run: the state as journaled, the secrets seen, the providers and
+ * their instances, the resolver it reads program values through, and the poller waits join; `calls` is
+ * handed on to `invoke` for each provider call.
+ *
+ * @example export const forget: Handler<ForgetAction> = async ({ step }, ctx: HandlerContext) => ({ changes: () => [{ kind: "remove", urn: step.urn }] });
+ */
+export interface HandlerContext {
+  /** For each provider call the handler makes (see `invoke`). */
+  readonly calls: CallContext;
+  /** The state as journaled so far (`state`), and the handler's own records (`mutate`, `abort`). */
+  readonly journal: JournalWriter;
+  readonly events: EventSink;
+  /** Every secret value the run has seen: handlers add the ones they meet (resolved inputs, tainted outputs). */
+  readonly secrets: SecretRegistry;
+  readonly poller: WaitPoller;
   /** The provider of a type: the node's definition, else a definition loaded in this process. */
   provider(type: string, urn: Urn, node?: GraphNode): Provider<Props, Props>;
   /** The instance to reach an object with: the one recorded with the object, else the node's own. */
@@ -82,7 +97,7 @@ export interface ActionResult {
  * Carries out one kind of action. `node` is the program's node of the action's resource (absent for
  * destroy, and for resources the program no longer declares), looked up once per action by the executor.
  */
-export type Handler<A extends Action> = (action: A, ctx: ApplyContext, node: GraphNode | undefined) => Promise<ActionResult>;
+export type Handler<A extends Action> = (action: A, ctx: HandlerContext, node: GraphNode | undefined) => Promise<ActionResult>;
 
 /** No state change. */
 export const NO_CHANGES = (): StateMutation[] => [];

@@ -4,7 +4,7 @@ import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
 import { isPartial, type Plan } from "../plan/plan.js";
 import { resolveStackOutputs } from "../runtime/stack-output-values.js";
-import { ValueResolver, unknownValue, type ScopedResolver } from "../runtime/values.js";
+import { ValueResolver, unknownValue } from "../runtime/values.js";
 import type { GraphNode } from "../program/node.js";
 import type { Urn } from "../core/urn.js";
 import { containsUnknown } from "../core/unknown.js";
@@ -12,26 +12,23 @@ import type { Clock, Provider, ProviderInstance } from "../provider/provider.js"
 import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import type { ProviderSource } from "../program/registry.js";
 import type { Props } from "../state/types.js";
-import { buildActionGraph, callsProvider, type Action } from "../plan/actions.js";
-import type { ApplyContext, OpContextFactory } from "./context.js";
+import { buildActionGraph, type Action } from "../plan/actions.js";
+import { actionKindOf } from "../plan/steps/index.js";
+import type { CallContext, HandlerContext, OpContextFactory } from "./context.js";
 import type { ApplySummary, EventSink } from "./events.js";
 import { SecretRegistry } from "./secret-registry.js";
 import type { JournalWriter } from "../state/journal-writer.js";
 import { runAction } from "./handlers/index.js";
-import { actionKindOf } from "../plan/steps/index.js";
-import { labelOf } from "./handlers/wait.js";
-import { redactorFor } from "./handlers/common.js";
 import { publishSettled, recordPrelude } from "./prelude.js";
-import { Scheduler, type SchedulerHooks } from "./scheduler.js";
+import { Scheduler } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
+import { emptySummary, reportingHooks } from "./reporting.js";
+import { allSignals, endingCalls, type RunSignals } from "./run-signals.js";
 import { WaitPoller } from "../wait/waiter.js";
 import { DEFAULT_RETRY_DEADLINE_MS } from "../core/retry-policy.js";
 import { InFlight } from "./in-flight.js";
 import { ActionRuns } from "./action-runs.js";
 import { NodeTable } from "../program/node-table.js";
-import { describeWaitOutcome, type WaitOutcome } from "../wait/outcome.js";
-import { thrownMessage } from "../core/thrown.js";
-import { isLateDeclaration } from "../program/deferral.js";
 
 /** The evaluated program behind a plan: what unknown inputs are resolved against at apply. */
 export interface ProgramRuntime {
@@ -56,12 +53,8 @@ export interface ExecuteInput {
   opContext: OpContextFactory;
   /** The program's provider instances, keyed by {@link instanceKey}. */
   instances?: ReadonlyMap<string, ProviderInstance>;
-  /** Stops starting new work; running provider calls finish and are saved (waits stop polling). */
-  cancel?: AbortSignal;
-  /** Abandons provider calls in flight (they stay recorded as uncertain). */
-  abort?: AbortSignal;
-  /** Aborted when the process would go idle with calls unsettled. */
-  stuck?: AbortSignal;
+  /** What stops the run: start nothing new, abandon calls in flight, or the process going idle (see {@link RunSignals}). */
+  signals?: RunSignals;
   /** The clock waits poll and retries back off by (tests pass a fake one). */
   clock: Clock;
   /** Where providers come from (definitions, or a test's mocks). */
@@ -70,25 +63,31 @@ export interface ExecuteInput {
   retryDeadlineMs?: number;
 }
 
-function contextFor(input: ExecuteInput, values: ValueResolver, runs: ActionRuns, scheduling: () => Scheduler<Action>): ApplyContext {
-  const nodes = input.program?.nodeByUrn;
+/** What a provider call uses of the run: the slots, the journal, the signals; and how it tells it started or paused. */
+function callContextFor(input: ExecuteInput, signals: RunSignals, inFlight: InFlight, runs: ActionRuns, scheduler: Scheduler<Action>): CallContext {
   return {
-    plan: input.plan, journal: input.journal, values, events: input.events, clock: input.clock, secrets: input.secrets ?? new SecretRegistry(),
-    cancel: input.cancel, abort: input.abort, stuck: input.stuck, opContext: input.opContext,
+    journal: input.journal, events: input.events, clock: input.clock, signals, opContext: input.opContext,
     retryDeadlineMs: input.retryDeadlineMs ?? DEFAULT_RETRY_DEADLINE_MS,
     lateResults: [],
-    inFlight: new InFlight([input.abort, input.stuck], input.parallel),
+    inFlight,
     calling: (action) => runs.report(action),
-    waiting: (action, paused) => (paused ? scheduling().pause(action.id) : scheduling().resume(action.id)),
+    waiting: (action, paused) => (paused ? scheduler.pause(action.id) : scheduler.resume(action.id)),
+  };
+}
+
+/** What handlers read of the run: providers and their instances, secrets, the poller, and each action's resolver. */
+function handlerContextFor(input: ExecuteInput, calls: CallContext, values: ValueResolver, runs: ActionRuns): HandlerContext {
+  const { signals } = calls;
+  return {
+    calls, journal: input.journal, events: input.events, secrets: input.secrets ?? new SecretRegistry(),
     poller: new WaitPoller({
       clock: input.clock,
       opContext: (urn, timeoutMs, provider) => {
-        const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...[input.cancel, input.abort, input.stuck].filter((x): x is AbortSignal => x !== undefined)]);
+        const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...allSignals(signals)]);
         return input.opContext(urn, { signal, timeoutMs, ...(provider ? { provider } : {}) });
       },
-      ...(input.cancel ? { signal: input.cancel } : {}),
+      ...(signals.stopStarting ? { signal: signals.stopStarting } : {}),
     }),
-    node: (urn) => nodes?.get(urn),
     provider: (type, urn, node) => {
       const p = input.providers(type, urn, node && node.kind !== "wait" ? node.definition : undefined);
       if (!p) throw new Error(`no resource type "${type}" is defined in this program, so its provider is unknown`);
@@ -106,66 +105,6 @@ function contextFor(input: ExecuteInput, values: ValueResolver, runs: ActionRuns
       runs.setScope(action, s);
       return s;
     },
-  };
-}
-
-/** The scheduler's hooks: events, the summary, and values for dependents as actions end. */
-function hooksFor(ctx: ApplyContext, summary: ApplySummary, runs: ActionRuns, nodeAt: readonly (GraphNode | undefined)[], scheduler: () => Scheduler<Action>): SchedulerHooks<Action> {
-  const { events, journal } = ctx;
-  // Steps deferred to the next round (see `LateDeclarationError`), with what depends on them.
-  const deferred = new Set<string>();
-  const defer = (action: Action, why: string) => {
-    deferred.add(action.id);
-    summary.deferred = (summary.deferred ?? 0) + 1;
-    events.next({ type: "step-skipped", urn: action.step.urn, kind: action.kind, reason: `deferred to the next round: ${why}` });
-  };
-  const lose = (a: Action) => {
-    const node = ctx.node(a.step.urn);
-    if (node && actionKindOf(a).makesValue) ctx.values.publish(node, unknownValue());
-  };
-  return {
-    run: async (action, i) => {
-      const node = nodeAt[i];
-      const r = await runAction(action, ctx, node);
-      const mutations = typeof r.changes === "function" ? r.changes(journal.state) : r.changes;
-      if (r.op !== undefined) journal.end(r.op, mutations);
-      else if (mutations.length) journal.mutate(mutations);
-      if (r.value && node) ctx.values.publish(node, r.value);
-    },
-    started: (action) => {
-      if (!callsProvider(action.kind)) runs.report(action);
-    },
-    succeeded: (action) => {
-      const durationMs = runs.finished(action); // only running actions are asked what they wait for
-      summary.succeeded++;
-      summary.done[action.kind] = (summary.done[action.kind] ?? 0) + 1;
-      events.next({ type: "step-succeeded", urn: action.step.urn, kind: action.kind, durationMs });
-    },
-    failed: (action, e) => {
-      runs.report(action); // a failure is always reported after its start, even one before its call
-      runs.drop(action);
-      if (isLateDeclaration(e)) return defer(action, "a value it reads declares resources no plan included"), lose(action);
-      summary.failed++;
-      const site = ctx.node(action.step.urn)?.site?.toString();
-      events.next({ type: "step-failed", urn: action.step.urn, kind: action.kind, error: redactorFor(action.step)(thrownMessage(e, `the provider of ${action.step.type}`)), ...(site ? { site } : {}) });
-      lose(action);
-    },
-    skipped: (action, reason) => {
-      if (reason.kind === "dependency-failed" && deferred.has(reason.dependency)) {
-        return defer(action, `it follows ${reason.dependency.split("#")[0]}`), lose(action);
-      }
-      summary.skipped++;
-      const text = reason.kind === "cancelled" ? "cancelled" : `dependency failed: ${reason.dependency.split("#")[0]}`;
-      events.next({ type: "step-skipped", urn: action.step.urn, kind: action.kind, reason: text });
-      if (action.kind === "wait") {
-        const outcome: WaitOutcome = reason.kind === "dependency-failed" ? { kind: "dependency-failed", dependency: reason.dependency.split("#")[0] as Urn } : { kind: "cancelled", reads: 0, elapsedMs: 0, observed: undefined };
-        // A wait cancelled while polling has already reported how it ended.
-        if (!runs.reported(action)) events.next({ type: "wait-ended", urn: action.step.urn, name: action.step.name, outcome, message: describeWaitOutcome(labelOf(action.step), outcome) });
-      }
-      lose(action);
-    },
-    blocked: (action) => (runs.scopeOf(action)?.awaiting.size ?? 0) > 0,
-    stalled: (running) => reportStall(running, (a) => runs.scopeOf(a), scheduler(), ctx),
   };
 }
 
@@ -202,29 +141,62 @@ export const MAX_STAGED = 256;
  * Applies a plan: builds its action graph (the order is a property of the graph), then walks it with the
  * scheduler, each action carried out by the handler of its kind. A failure skips only its dependents;
  * every provider call is journaled as pending first and resolved after, so a crash loses nothing.
+ * The executor asks the step and action kinds' specs and handlers; it never switches on a kind itself.
+ *
+ * @example const { summary } = await execute({ plan, journal, parallel: 10, events, opContext, clock, providers });
  */
 export async function execute(input: ExecuteInput): Promise<{ summary: ApplySummary; outputs?: { values: Props; secretKeys: string[] } }> {
-  const { plan, journal } = input;
+  const { plan, journal, signals = {} } = input;
   const started = Date.now();
   // Poll rounds and calls listen to these while they run: many at once is expected, not a leak.
-  for (const s of [input.cancel, input.abort, input.stuck]) if (s) setMaxListeners(0, s);
-  let scheduler: Scheduler<Action> | undefined;
-  const values = new ValueResolver(() => scheduler?.poke(), undefined, input.program?.graph.order.length);
+  for (const s of allSignals(signals)) setMaxListeners(0, s);
   recordPrelude(plan, journal);
   const { actions, deps } = buildActionGraph(plan);
+  const inFlight = new InFlight(endingCalls(signals), input.parallel);
+  // More actions run than there are slots: those ahead journal their calls while the slots' calls run.
+  const runningAtMost = () => input.parallel + stagedAhead(inFlight.callsPerSecond());
+  const slot = (a: Action) => actionKindOf(a).slot;
+  const scheduler = new Scheduler(actions, deps, { parallel: runningAtMost, slot, stopStarting: signals.stopStarting });
+  const values = new ValueResolver(() => scheduler.poke(), undefined, input.program?.graph.order.length);
   const runs = new ActionRuns(actions.length, input.events);
-  const ctx = contextFor(input, values, runs, () => scheduler!);
+  const calls = callContextFor(input, signals, inFlight, runs, scheduler);
+  const ctx = handlerContextFor(input, calls, values, runs);
+  const nodes = input.program?.nodeByUrn;
+  const node = (urn: Urn) => nodes?.get(urn);
   // Each action's node, found once (a handler used to ask for it four or five times; at 100,000 resources
   // each lookup in the map by URN is a cache miss or two).
-  const nodeAt = actions.map((a) => ctx.node(a.step.urn));
+  const nodeAt = actions.map((a) => node(a.step.urn));
   if (input.program) publishSettled(input.program.graph.order, plan, producedBy(actions, nodeAt, input.program.graph.order.length), journal, values);
-  const summary: ApplySummary = { ok: true, succeeded: 0, failed: 0, skipped: 0, done: {}, durationMs: 0 };
-  const window = () => input.parallel + stagedAhead(ctx.inFlight.callsPerSecond());
-  const slot = (a: Action) => actionKindOf(a).slot;
-  const hooks = hooksFor(ctx, summary, runs, nodeAt, () => scheduler!);
-  scheduler = new Scheduler(actions, deps, { parallel: window, slot, ...(input.cancel ? { cancel: input.cancel } : {}), hooks });
-  await scheduler.run();
-  await lateAnswers(ctx.lateResults);
+  const summary = emptySummary();
+  const report = reportingHooks({ events: input.events, node }, summary, runs);
+  // A failed or skipped action's value is published as unknown, so what still reads it (the stack's
+  // outputs, an `apply` callback) resolves instead of waiting for ever.
+  const unknownAfter = (a: Action) => {
+    const n = nodeAt[a.index];
+    if (n && actionKindOf(a).makesValue) values.publish(n, unknownValue());
+  };
+  await scheduler.run({
+    ...report,
+    run: async (action, i) => {
+      const n = nodeAt[i];
+      const r = await runAction(action, ctx, n);
+      const mutations = typeof r.changes === "function" ? r.changes(journal.state) : r.changes;
+      if (r.op !== undefined) journal.end(r.op, mutations);
+      else if (mutations.length) journal.mutate(mutations);
+      if (r.value && n) values.publish(n, r.value);
+    },
+    failed: (action, e) => {
+      report.failed(action, e);
+      unknownAfter(action);
+    },
+    skipped: (action, reason) => {
+      report.skipped(action, reason);
+      unknownAfter(action);
+    },
+    blocked: (action) => (runs.scopeOf(action)?.awaiting.size ?? 0) > 0,
+    stalled: (running) => reportStall(running, (a) => runs.scopeOf(a), scheduler, { events: input.events, node }),
+  });
+  await lateAnswers(calls.lateResults);
   summary.ok = summary.failed === 0 && summary.skipped === 0;
   // Parts left for a later round (a partial plan, deferred steps): the outputs may read what only that
   // round declares, and it records them.

@@ -5,7 +5,7 @@ const RATE_SAMPLES = 64;
 
 /**
  * The provider calls in flight: at most `parallel` at once (each {@link InFlight.enter} takes a slot), and one
- * listener on the run's abandon/stuck signals to stop them all, so 10,000 calls do not add 10,000 listeners
+ * listener on the run's `abandonCalls` and `idle` signals to stop them all, so 10,000 calls do not add 10,000 listeners
  * (or leave 10,000 timers behind).
  *
  * The slots are here, not in the scheduler, so an action can make its pending record durable *before* it
@@ -122,11 +122,11 @@ export class InFlight {
   }
 
   /**
-   * Why a call that just got its slot must not start: the run was cancelled (it counts as skipped) or
-   * abandoned (it fails, naming why); undefined when it may start.
+   * Why a call that just got its slot must not start: the run stops starting work (`stopStarting`: it counts
+   * as skipped) or abandoned its calls (it fails, naming why); undefined when it may start.
    */
-  stopReason(cancel: AbortSignal | undefined): Error | undefined {
-    if (cancel?.aborted) return new Cancelled();
+  stopReason(stopStarting: AbortSignal | undefined): Error | undefined {
+    if (stopStarting?.aborted) return new Cancelled();
     if (this.reason !== undefined) return new Error(`not started: the run was stopped before this call's turn (${this.reason instanceof Error ? this.reason.message : String(this.reason)})`);
     return undefined;
   }

@@ -10,7 +10,7 @@ import { UNKNOWN, containsUnknown } from "../core/unknown.js";
 import type { Props } from "../state/types.js";
 import { checkDiagnostic, type CheckResult } from "../provider/provider.js";
 import { UserError } from "../core/diagnostic.js";
-import type { ApplyContext } from "./context.js";
+import type { HandlerContext } from "./context.js";
 import type { Action } from "../plan/actions.js";
 import type { CustomNode, GraphNode } from "../program/node.js";
 
@@ -32,7 +32,7 @@ export interface ApplyInputs {
  *
  * @example const { news, secretKeys, meta } = await inputsFor(action, ctx, node);
  */
-export function inputsFor(action: MakingAction, ctx: ApplyContext, node: GraphNode | undefined): ApplyInputs | Promise<ApplyInputs> {
+export function inputsFor(action: MakingAction, ctx: HandlerContext, node: GraphNode | undefined): ApplyInputs | Promise<ApplyInputs> {
   const { step } = action;
   const triggersPending = node?.kind === "custom" && node.options.replaceTriggeredBy.length > 0 && step.meta.triggers === undefined;
   // Planned inputs that are all known are sent as planned, without an async step (most creates of a fresh up).
@@ -43,13 +43,13 @@ export function inputsFor(action: MakingAction, ctx: ApplyContext, node: GraphNo
 }
 
 /** The inputs, their secret values registered first so no message can show them. */
-function registered(ctx: ApplyContext, inputs: ApplyInputs): ApplyInputs {
+function registered(ctx: HandlerContext, inputs: ApplyInputs): ApplyInputs {
   ctx.secrets.addProps(inputs.news, inputs.secretKeys);
   return inputs;
 }
 
 /** The inputs resolved now that the values they came from are real: at once when every value is known already (the usual case). */
-function resolvedFor(action: MakingAction, ctx: ApplyContext, node: GraphNode | undefined, triggersPending: boolean): Resolved | Promise<Resolved> {
+function resolvedFor(action: MakingAction, ctx: HandlerContext, node: GraphNode | undefined, triggersPending: boolean): Resolved | Promise<Resolved> {
   if (node?.kind !== "custom") throw new UserError("its planned inputs hold values known only after apply, and the program that declares it is not loaded: run up with the program");
   const scope = ctx.scope(action);
   const r = resolveInputsNow(node.inputs, scope);
@@ -94,7 +94,7 @@ function checkedNews(action: MakingAction, node: CustomNode, r: ResolvedInputs):
  * refuse must fail this resource before its request, not in the cloud. Secret values are registered first,
  * so the message cannot show them.
  */
-function providerChecked(action: MakingAction, ctx: ApplyContext, node: CustomNode, out: Resolved): Resolved | Promise<Resolved> {
+function providerChecked(action: MakingAction, ctx: HandlerContext, node: CustomNode, out: Resolved): Resolved | Promise<Resolved> {
   const provider = ctx.provider(action.step.type, action.step.urn, node);
   if (!provider.check || !containsUnknown(action.step.news)) return out;
   ctx.secrets.addProps(out.news, out.secretKeys);

@@ -3,7 +3,7 @@ import type { OpContext, OperationRecord, ProviderInstance } from "../provider/p
 import { isTransientError } from "../core/errors.js";
 import { formatDuration } from "../core/duration.js";
 import type { OperationKind, StackState, StateMutation } from "../state/types.js";
-import type { ApplyContext } from "./context.js";
+import type { CallContext } from "./context.js";
 import type { Action } from "../plan/actions.js";
 import { thrownMessage } from "../core/thrown.js";
 import { backoff, gaveUp, mayRetry } from "../core/retry-policy.js";
@@ -51,7 +51,7 @@ export class UncertainCall extends Error {
  * A call that times out, is abandoned or returns nonsense keeps its pending record: the next run reads
  * the object back instead of guessing.
  */
-export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<{ result: T; op: number }> {
+export async function invoke<T>(ctx: CallContext, c: ProviderCall<T>): Promise<{ result: T; op: number }> {
   const op = await ctx.journal.begin(c.journal.id !== undefined ? { kind: c.journal.kind, urn: c.urn, type: c.type, id: c.journal.id } : { kind: c.journal.kind, urn: c.urn, type: c.type });
   // The record is durable before the call waits for a slot, so records are written while other calls run
   // (see InFlight). Should the run stop, or lose its lock, meanwhile, the call never starts.
@@ -65,7 +65,7 @@ export async function invoke<T>(ctx: ApplyContext, c: ProviderCall<T>): Promise<
 }
 
 /** Closes the record of a call that never started, if the journal can still write (else the next run checks it). */
-function closeUnstarted(ctx: ApplyContext, op: number): void {
+function closeUnstarted(ctx: CallContext, op: number): void {
   try {
     ctx.journal.abort(op, []);
   } catch {
@@ -97,7 +97,7 @@ function called(what: CallName): string {
  *
  * @example const found = await inSlot(ctx, action, { op: "read", urn, name: "zone" }, () => provider.read(args));
  */
-export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>): Promise<T> {
+export async function inSlot<T>(ctx: CallContext, action: Action, what: CallName, call: (pause: SlotPause) => Promise<T>): Promise<T> {
   const taking = slotFor(ctx, action, what, undefined);
   const slot = taking instanceof CallSlot ? taking : await taking;
   try {
@@ -112,13 +112,13 @@ export async function inSlot<T>(ctx: ApplyContext, action: Action, what: CallNam
  * when one is free and no check of the lock is due, as for nearly every call of a fast provider. A call
  * refused its start gives its slot back and throws, closing the journaled operation `op` (if any).
  */
-function slotFor(ctx: ApplyContext, action: Action, what: CallName, op: number | undefined): CallSlot | Promise<CallSlot> {
+function slotFor(ctx: CallContext, action: Action, what: CallName, op: number | undefined): CallSlot | Promise<CallSlot> {
   const free = CallSlot.free(ctx, action);
   return free ? started(ctx, free, action, what, op) : CallSlot.next(ctx, action).then((slot) => started(ctx, slot, action, what, op));
 }
 
 /** `slot`, once {@link mayStart} lets its call start; given back if it does not. */
-function started(ctx: ApplyContext, slot: CallSlot, action: Action, what: CallName, op: number | undefined): CallSlot | Promise<CallSlot> {
+function started(ctx: CallContext, slot: CallSlot, action: Action, what: CallName, op: number | undefined): CallSlot | Promise<CallSlot> {
   let checking: Promise<void> | void;
   try {
     checking = mayStart(ctx, action, what, op);
@@ -141,8 +141,8 @@ function started(ctx: ApplyContext, slot: CallSlot, action: Action, what: CallNa
  * due; else waits for the check. Reports the action started; throws (closing the journaled operation `op`)
  * when the run stopped or the journal refuses.
  */
-function mayStart(ctx: ApplyContext, action: Action, what: CallName, op: number | undefined): void | Promise<void> {
-  const stopped = ctx.inFlight.stopReason(ctx.cancel);
+function mayStart(ctx: CallContext, action: Action, what: CallName, op: number | undefined): void | Promise<void> {
+  const stopped = ctx.inFlight.stopReason(ctx.signals.stopStarting);
   if (stopped) return refuse(ctx, op, stopped);
   let check: Promise<void> | void;
   try {
@@ -158,7 +158,7 @@ function mayStart(ctx: ApplyContext, action: Action, what: CallName, op: number 
 }
 
 /** Ends a call that must not start: its journaled operation (if any) is closed, and `stopped` thrown. */
-function refuse(ctx: ApplyContext, op: number | undefined, stopped: unknown): never {
+function refuse(ctx: CallContext, op: number | undefined, stopped: unknown): never {
   if (op !== undefined) closeUnstarted(ctx, op);
   throw stopped;
 }
@@ -177,19 +177,19 @@ export type SlotPause = <T>(p: Promise<T>) => Promise<T>;
  */
 class CallSlot {
   private constructor(
-    private readonly ctx: ApplyContext,
+    private readonly ctx: CallContext,
     private readonly action: Action,
     private leave: () => void,
   ) {}
 
   /** The slot, if one is free now (most calls of a fast provider find one, and go on without a turn). */
-  static free(ctx: ApplyContext, action: Action): CallSlot | undefined {
+  static free(ctx: CallContext, action: Action): CallSlot | undefined {
     const leave = ctx.inFlight.tryEnter();
     return leave && new CallSlot(ctx, action, leave);
   }
 
   /** The next slot given up, first come first served. */
-  static async next(ctx: ApplyContext, action: Action): Promise<CallSlot> {
+  static async next(ctx: CallContext, action: Action): Promise<CallSlot> {
     return new CallSlot(ctx, action, await ctx.inFlight.enter());
   }
 
@@ -212,7 +212,7 @@ class CallSlot {
 }
 
 /** The call itself, retried while its budget lasts: every way it can end, as {@link invoke} describes. */
-async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pause: SlotPause): Promise<T> {
+async function attempt<T>(ctx: CallContext, c: ProviderCall<T>, op: number, pause: SlotPause): Promise<T> {
   const budget = c.timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const deadline = Date.now() + budget;
   let retryUntil: number | undefined; // set at the first transient failure: retries end then, whatever the budget
@@ -230,8 +230,8 @@ async function attempt<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, pau
       // Something that is not an Error (a string, null, a plain object) keeps what it said, and its fields for the classification.
       const e = raw instanceof Error ? raw : Object.assign(new Error(thrownMessage(raw, `the provider of ${c.type}`)), { cause: raw });
       if (bound.timedOut) throw new UncertainCall(`${called(c)} did not finish within ${formatDuration(budget)} (${c.timeoutMs ? `customTimeouts.${c.op}` : "the default time limit"}): the call was abandoned and recorded as uncertain; the next run checks the object.`);
-      if (ctx.stuck?.aborted) throw new UncertainCall(`${called(c)}: its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
-      if (ctx.abort?.aborted) {
+      if (ctx.signals.idle?.aborted) throw new UncertainCall(`${called(c)}: its provider call never settled and nothing else was left to run; it was abandoned and recorded as uncertain.`);
+      if (ctx.signals.abandonCalls?.aborted) {
         if (call) recordLate(ctx, c, op, call);
         throw new UncertainCall(`${called(c)} was interrupted (cancelled twice); it is recorded as uncertain and checked by the next run.`);
       }
@@ -257,7 +257,7 @@ class JournaledOperation implements OperationRecord {
   private hash: string | undefined;
 
   constructor(
-    private readonly ctx: ApplyContext,
+    private readonly ctx: CallContext,
     private readonly op: number,
   ) {}
 
@@ -271,7 +271,7 @@ class JournaledOperation implements OperationRecord {
 }
 
 /** Records the result of an abandoned call if it arrives while the journal still writes (and can be recorded). */
-function recordLate<T>(ctx: ApplyContext, c: ProviderCall<T>, op: number, call: Promise<T>): void {
+function recordLate<T>(ctx: CallContext, c: ProviderCall<T>, op: number, call: Promise<T>): void {
   if (!c.lateChanges) return;
   const changes = c.lateChanges;
   ctx.lateResults.push(

@@ -46,10 +46,13 @@ const STATUS_NAMES: readonly Status[] = ["waiting", "running", "done", "failed",
 
 /**
  * Walks jobs in dependency order, `parallel` at a time: a job starts when its dependencies succeeded; a
- * failure skips only its dependents; after `cancel` nothing new starts. It knows nothing of what jobs do.
+ * failure skips only its dependents; once `stopStarting` aborts, nothing new starts (ready jobs are skipped
+ * as cancelled). It knows nothing of what jobs do:
+ * {@link Scheduler.run} is given the hooks that do them, so what they use may hold the scheduler itself
+ * (to pause a job, or fail a stalled one).
  *
  * @example
- * await new Scheduler(jobs, deps, { parallel: 10, slot: () => true, hooks: { run: (j) => work(j) } }).run();
+ * await new Scheduler(jobs, deps, { parallel: 10, slot: () => true }).run({ run: (j) => work(j) });
  */
 export class Scheduler<J extends Job> {
   // Per-job state lives in arrays by the job's index: maps keyed by id cost ~180 bytes a job at 100,000
@@ -79,6 +82,8 @@ export class Scheduler<J extends Job> {
   /** Running jobs (by index) that gave their slot back while they wait on the cloud. */
   private readonly paused = new Set<number>();
   private finished!: () => void;
+  /** Given by {@link Scheduler.run}; none before (a stall check asked for earlier is not made). */
+  private hooks: SchedulerHooks<J> | undefined;
   private checkQueued = false;
 
   constructor(
@@ -88,9 +93,9 @@ export class Scheduler<J extends Job> {
     deps: readonly (readonly number[])[],
     /**
      * `parallel`: how many jobs with a slot may run at once (a function is asked again each time jobs start);
-     * `slot`: whether a job takes one.
+     * `slot`: whether a job takes one; `stopStarting`: once aborted, no job starts (the run's `RunSignals.stopStarting`).
      */
-    private readonly opts: { parallel: number | (() => number); slot: (job: J) => boolean; cancel?: AbortSignal; hooks: SchedulerHooks<J> },
+    private readonly opts: { parallel: number | (() => number); slot: (job: J) => boolean; stopStarting?: AbortSignal | undefined },
   ) {
     this.deps = deps;
     this.status = new Uint8Array(jobs.length); // all WAITING
@@ -105,8 +110,9 @@ export class Scheduler<J extends Job> {
     for (let i = 0; i < jobs.length; i++) if (this.remaining[i] === 0) this.enqueue(i);
   }
 
-  /** Runs every job to an end (done, failed or skipped). */
-  run(): Promise<void> {
+  /** Runs every job to an end (done, failed or skipped), each with `hooks.run`; once. */
+  run(hooks: SchedulerHooks<J>): Promise<void> {
+    this.hooks = hooks;
     return new Promise<void>((resolve) => {
       this.finished = resolve;
       this.pump();
@@ -157,7 +163,7 @@ export class Scheduler<J extends Job> {
 
   /** Asks for a stall check soon (a running job's blocked state changed). */
   poke(): void {
-    if (this.checkQueued || !this.opts.hooks.stalled) return;
+    if (this.checkQueued || !this.hooks?.stalled) return;
     this.checkQueued = true;
     setImmediate(() => {
       this.checkQueued = false;
@@ -199,7 +205,7 @@ export class Scheduler<J extends Job> {
   }
 
   private pump(): void {
-    if (this.opts.cancel?.aborted) {
+    if (this.opts.stopStarting?.aborted) {
       const pending = new Set([...this.ready.flatMap((q) => q.drain()), ...this.readyFree]);
       this.readyFree.length = 0;
       for (const i of pending) this.skipAt(i, { kind: "cancelled" });
@@ -223,8 +229,8 @@ export class Scheduler<J extends Job> {
     if (this.slotted[i]) this.busy++;
     const t0 = Date.now();
     this.running.add(i);
-    this.opts.hooks.started?.(job);
-    this.opts.hooks.run(job, i).then(
+    this.hooks!.started?.(job);
+    this.hooks!.run(job, i).then(
       () => this.end(i, () => this.succeed(i, Date.now() - t0)),
       (e: unknown) => this.end(i, () => this.fault(i, e)),
     );
@@ -240,7 +246,7 @@ export class Scheduler<J extends Job> {
 
   private succeed(i: number, ms: number): void {
     this.status[i] = DONE;
-    this.opts.hooks.succeeded?.(this.jobs[i]!, ms);
+    this.hooks!.succeeded?.(this.jobs[i]!, ms);
     for (let k = this.dependentsAt[i]!, to = this.dependentsAt[i + 1]!; k < to; k++) {
       const d = this.dependents[k]!;
       const n = --this.remaining[d]!;
@@ -260,7 +266,7 @@ export class Scheduler<J extends Job> {
     if (e instanceof Cancelled) return this.skipAt(i, { kind: "cancelled" });
     this.status[i] = FAILED;
     const job = this.jobs[i]!;
-    this.opts.hooks.failed?.(job, e);
+    this.hooks!.failed?.(job, e);
     this.skipDependents(i, { kind: "dependency-failed", dependency: job.id });
   }
 
@@ -274,7 +280,7 @@ export class Scheduler<J extends Job> {
     const s = this.status[i];
     if (s !== WAITING && s !== RUNNING) return;
     this.status[i] = SKIPPED;
-    this.opts.hooks.skipped?.(this.jobs[i]!, reason);
+    this.hooks!.skipped?.(this.jobs[i]!, reason);
     this.skipDependents(i, reason);
   }
 
@@ -286,8 +292,8 @@ export class Scheduler<J extends Job> {
   }
 
   private checkStall(): void {
-    const { blocked, stalled } = this.opts.hooks;
-    if (!stalled || !blocked || this.running.size === 0 || (this.hasReady() && !this.opts.cancel?.aborted)) return;
+    const { blocked, stalled } = this.hooks!;
+    if (!stalled || !blocked || this.running.size === 0 || (this.hasReady() && !this.opts.stopStarting?.aborted)) return;
     const running = this.running.toArray().map((i) => this.jobs[i]!);
     if (running.every((j) => blocked(j))) stalled(running);
   }

@@ -1,5 +1,6 @@
 import type { Props, ResourceState } from "../state/types.js";
-import { visitResourceSecrets, visitSecretProps, visitSecrets, type SecretHolder } from "../state/secret-walk.js";
+import { secretValuesOf, visitResourceSecrets, visitSecretProps, visitSecrets, type SecretHolder } from "../state/secret-walk.js";
+import type { PlanStep } from "../plan/plan.js";
 import type { EngineEvent } from "./events.js";
 import { SECRET_MASK } from "../core/secret-mask.js";
 
@@ -249,3 +250,13 @@ export function redactorOf(values: readonly unknown[]): (text: string) => string
 }
 
 const unchanged = (text: string) => text;
+
+/**
+ * Masks a step's secret values (its inputs' and outputs' secret attributes) in a message: a provider's error
+ * text may quote them.
+ *
+ * @example redactorFor(step)("password pw-1 is too short") // "password [secret] is too short"
+ */
+export function redactorFor(step: PlanStep): (text: string) => string {
+  return redactorOf("secretKeys" in step ? secretValuesOf(step) : []);
+}

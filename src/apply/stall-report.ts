@@ -3,7 +3,7 @@ import { nameOf, type Urn } from "../core/urn.js";
 import type { ScopedResolver } from "../runtime/values.js";
 import { chainLink, waitCycle } from "../plan/stall.js";
 import type { Action } from "../plan/actions.js";
-import type { ApplyContext } from "./context.js";
+import type { ReportContext } from "./reporting.js";
 import type { Scheduler } from "./scheduler.js";
 
 /**
@@ -11,7 +11,7 @@ import type { Scheduler } from "./scheduler.js";
  * at run time (a value read through `apply` from a resource that itself runs after). Names the chain and
  * fails the actions in it, so the run ends with a clear error instead of hanging.
  */
-export function reportStall(running: readonly Action[], scopeOf: (a: Action) => ScopedResolver | undefined, scheduler: Scheduler<Action>, ctx: ApplyContext): void {
+export function reportStall(running: readonly Action[], scopeOf: (a: Action) => ScopedResolver | undefined, scheduler: Scheduler<Action>, ctx: ReportContext): void {
   const producer = new Map<string, string>(); // URN → id of the running-or-waiting action making its value
   for (const a of scheduler.jobs) if (actionKindOf(a).makesValue) producer.set(a.step.urn, a.id);
   const byId = new Map(scheduler.jobs.map((j) => [j.id, j]));

@@ -28,15 +28,16 @@ export const INTERRUPT_MESSAGES = {
 } as const;
 
 /**
- * The Ctrl-C contract. The first SIGINT/SIGTERM cancels: nothing new starts, running provider calls finish
- * and are journaled, state is saved, the lock released, exit 130. The second aborts: calls still running are
- * abandoned and journaled as uncertain, state is saved, exit 130 at once. A third exits immediately.
+ * The Ctrl-C contract, as two of the run's signals (`RunSignals`). The first SIGINT/SIGTERM aborts
+ * {@link Interrupts.stopStarting}: nothing new starts, running provider calls finish and are journaled, state
+ * is saved, the lock released, exit 130. The second aborts {@link Interrupts.abandonCalls}: calls still
+ * running are abandoned and journaled as uncertain, state is saved, exit 130 at once. A third exits immediately.
  *
- * @example const stop = new Interrupts((m) => io.err(m)); prog.stack({ signal: stop.cancel, abortSignal: stop.abort });
+ * @example const stop = new Interrupts((m) => io.err(m)); prog.stack({ signal: stop.stopStarting, abortSignal: stop.abandonCalls });
  */
 export class Interrupts {
-  private readonly cancelCtl = new AbortController();
-  private readonly abortCtl = new AbortController();
+  private readonly stopStartingCtl = new AbortController();
+  private readonly abandonCallsCtl = new AbortController();
   private count = 0;
   private lastSignal = Number.NEGATIVE_INFINITY;
   private readonly onSignal = () => this.signal();
@@ -49,7 +50,7 @@ export class Interrupts {
     private readonly now: () => number = Date.now,
   ) {
     // Every provider call and poll round listens to these while it runs: many at once is expected.
-    setMaxListeners(0, this.cancelCtl.signal, this.abortCtl.signal);
+    setMaxListeners(0, this.stopStartingCtl.signal, this.abandonCallsCtl.signal);
     process.on("SIGINT", this.onSignal);
     process.on("SIGTERM", this.onSignal);
     // Interrupts that came while the command line was loading count as if they came now (under tsx's
@@ -58,14 +59,14 @@ export class Interrupts {
     for (let n = this.sameWithinMs > 0 ? Math.min(early, 1) : early; n > 0; n--) this.interrupt();
   }
 
-  /** Aborted by the first interrupt: start nothing new. */
-  get cancel(): AbortSignal {
-    return this.cancelCtl.signal;
+  /** Aborted by the first interrupt: start nothing new; what runs finishes and is saved. */
+  get stopStarting(): AbortSignal {
+    return this.stopStartingCtl.signal;
   }
 
-  /** Aborted by the second interrupt: abandon what runs. */
-  get abort(): AbortSignal {
-    return this.abortCtl.signal;
+  /** Aborted by the second interrupt: abandon the provider calls in flight, recording them as uncertain. */
+  get abandonCalls(): AbortSignal {
+    return this.abandonCallsCtl.signal;
   }
 
   /** Handles a SIGINT/SIGTERM: an interrupt, unless it is a relayed copy of the one just handled. */
@@ -81,10 +82,10 @@ export class Interrupts {
     this.count++;
     if (this.count === 1) {
       this.say(INTERRUPT_MESSAGES.first);
-      this.cancelCtl.abort(new Error("cancelled by the user"));
+      this.stopStartingCtl.abort(new Error("cancelled by the user"));
     } else if (this.count === 2) {
       this.say(INTERRUPT_MESSAGES.second);
-      this.abortCtl.abort(new Error("stopped by the user"));
+      this.abandonCallsCtl.abort(new Error("stopped by the user"));
     } else {
       this.exit(130);
     }
@@ -95,7 +96,7 @@ export class Interrupts {
    * may still hold the event loop (a timer, a socket): the process exits at once instead of waiting for them.
    */
   settle(code: number): number {
-    if (this.abortCtl.signal.aborted) this.exit(code === 0 ? 130 : code);
+    if (this.abandonCallsCtl.signal.aborted) this.exit(code === 0 ? 130 : code);
     return code;
   }
 

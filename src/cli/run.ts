@@ -34,7 +34,7 @@ export async function runCli(prog: ProgramSpec | undefined, argv: string[], io: 
   const c = colors(wantsColor({ env: io.env, noColorFlag: argv.includes("--no-color"), isTTY: io.stdoutIsTTY }));
   let ctx: CliContext | undefined;
   const interrupts = new Interrupts((t) => (ctx?.active ? ctx.active.print(c.yellow(t), "err") : io.err(c.yellow(t))));
-  ctx = new CliContext(io, prog, interrupts.cancel, command, interrupts.abort);
+  ctx = new CliContext(io, prog, interrupts.stopStarting, command, interrupts.abandonCalls);
   const cli = buildCli(ctx, command, prog ? `Cairn program "${prog.name}": plan and apply its stacks` : "Cairn: plan and apply a program's stacks");
   if (!prog) cli.usage("[program file] [options] [command]").addHelpText("after", "\nWithout a program file, infra.ts (or infra.mts, infra.js, infra.mjs) in the current folder is used.");
   cli.hook("preAction", (_root, action) => commandRunning(commandName(action)));

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { PACKAGE_ROOT } from "../core/package-root.js";
 import { UsageError } from "./errors.js";
 import { cairnVersion } from "./version.js";
@@ -52,6 +52,40 @@ async function filesOf(dir: string, base = dir): Promise<string[]> {
   return out.sort();
 }
 
+/** The `cairn-iac` dependency declared in the package.json of `root`, if any. */
+function declaredSpec(root: string): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+    return pkg.dependencies?.["cairn-iac"] ?? pkg.devDependencies?.["cairn-iac"];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `cairn-iac` dependency a new project in `dir` declares: this Cairn's version from the registry, or, when
+ * this Cairn was installed from a file (`npm i ./cairn-iac-0.1.0.tgz`, `npx --package ./cairn-iac-0.1.0.tgz
+ * cairn new …`), that same file, so `npm install` in the project resolves it without the registry (npm records
+ * the file in the package.json of the folder it installed into, relative to that folder); run from a git
+ * checkout of Cairn, that checkout's folder (build it first: the project imports its `dist/`).
+ *
+ * @example cairnDependency("/home/me/my-app") // "^0.1.0", or "file:../cairn-iac-0.1.0.tgz"
+ */
+export function cairnDependency(dir: string, packageRoot = PACKAGE_ROOT): string {
+  const modules = dirname(packageRoot);
+  const installed = basename(modules) === "node_modules";
+  // A checkout (a git work tree, not an install): the project links to it, as `npm i <folder>` does.
+  if (!installed && existsSync(join(packageRoot, ".git"))) return fileSpec(dir, packageRoot);
+  const spec = installed ? declaredSpec(dirname(modules)) : undefined;
+  if (!spec?.startsWith("file:")) return `^${cairnVersion()}`;
+  return fileSpec(dir, resolve(dirname(modules), spec.slice("file:".length)));
+}
+
+/** `file:` and the path of `target` relative to `dir`, with forward slashes (npm's form on every system). */
+function fileSpec(dir: string, target: string): string {
+  return `file:${relative(dir, target).split(sep).join("/")}`;
+}
+
 /** What {@link scaffold} made. */
 export interface Scaffolded {
   dir: string;
@@ -63,7 +97,7 @@ export interface Scaffolded {
 
 /**
  * Copies template `template` into `dir` (which must be empty or absent), filling in the project name
- * (`{{name}}`) and this Cairn's version (`{{cairnVersion}}`).
+ * (`{{name}}`) and the `cairn-iac` dependency (`{{cairnDependency}}`: see {@link cairnDependency}).
  *
  * @example await scaffold({ template: "quickstart", dir: "/home/me/my-app" }) // { name: "my-app", files: ["README.md", …] }
  */
@@ -79,9 +113,10 @@ export async function scaffold(opts: { template: string; dir: string; name?: str
   if (existsSync(dir) && (await readdir(dir)).length > 0) throw new UsageError(`${opts.dir} is not empty: choose a new folder, or empty this one.`);
   const source = join(TEMPLATES_DIR, template.name);
   const files: string[] = [];
+  const dependency = cairnDependency(dir);
   for (const file of await filesOf(source)) {
     const target = join(dirname(file), RENAMED[basename(file)] ?? basename(file));
-    const text = (await readFile(join(source, file), "utf8")).replaceAll("{{name}}", name).replaceAll("{{cairnVersion}}", cairnVersion());
+    const text = (await readFile(join(source, file), "utf8")).replaceAll("{{name}}", name).replaceAll("{{cairnDependency}}", dependency);
     await mkdir(join(dir, dirname(target)), { recursive: true });
     await writeFile(join(dir, target), text);
     files.push(target);

@@ -5,7 +5,7 @@ import { resolveInputsNow, type ResolvedInputs } from "../runtime/resolve-inputs
 import { inputSchemaProblems } from "../runtime/schema-check.js";
 import { jsonInputs } from "../runtime/json-values.js";
 import { replaceTriggers, type Triggers } from "./triggers.js";
-import { deferNode, withDependsOnValues } from "./deferred.js";
+import { deferNode, withDependsOnValues } from "./deferral.js";
 import type { PlanContext } from "./context.js";
 
 /** A resource's inputs resolved in this plan and checked to be storable, with the replaceTriggeredBy answer. */

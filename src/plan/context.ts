@@ -2,7 +2,7 @@ import type { Settleable } from "../program/resolver.js";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode } from "../program/node.js";
 import type { NodeTable } from "../program/node-table.js";
-import type { Deferrals } from "./deferrals.js";
+import type { Deferrals } from "./deferral.js";
 import type { Claims } from "./claims.js";
 import type { Urn } from "../core/urn.js";
 import { providerRecord } from "../provider/instance.js";

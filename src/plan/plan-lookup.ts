@@ -4,7 +4,7 @@ import { secretKeys as schemaSecretKeys } from "../provider/schema.js";
 import { isChanging } from "./plan.js";
 import { describeLookupKey, readLookup } from "../runtime/lookup.js";
 import { resolveDeep } from "../program/output.js";
-import { deferNode, dependencyDeferrals } from "./deferred.js";
+import { deferNode, dependencyDeferrals } from "./deferral.js";
 import { knownValue, unknownValue } from "../runtime/values.js";
 import { memoized, providerOf, type PlanContext } from "./context.js";
 
@@ -21,8 +21,8 @@ export async function planLookup(node: LookupNode, ctx: PlanContext): Promise<vo
   const idState = await firstValueFrom(resolveDeep(node.lookupId, scope, "strict"));
   const id = idState.known ? { value: idState.value, secret: idState.secret } : undefined;
   // Steps are recorded before values are published: once every dependency has a value, its step is known.
-  const { deferred } = await dependencyDeferrals(node, deps, scope);
-  if (idState.deferred || deferred.length) return deferNode(node, [...(idState.deferred ?? []), ...deferred], ctx);
+  const { deferred } = await dependencyDeferrals(node, deps, scope, idState.deferral?.deferrals);
+  if (deferred.length) return deferNode(node, deferred, ctx);
   const upstreamChanging = deps.some((d) => {
     const s = ctx.steps.get(d);
     return s !== undefined && isChanging(s);

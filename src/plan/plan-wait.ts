@@ -10,7 +10,7 @@ import { isChanging, type PlanStep } from "./plan.js";
 import { stepKindOf } from "./steps/index.js";
 import type { ResourceValue } from "../runtime/values.js";
 import type { PlanContext } from "./context.js";
-import { deferNode, dependencyDeferrals } from "./deferred.js";
+import { deferNode, dependencyDeferrals } from "./deferral.js";
 import { heldMark, stillHeld } from "../wait/held.js";
 import { resolveInputs } from "../runtime/resolve-inputs.js";
 import { containsUnknown } from "../core/unknown.js";
@@ -68,8 +68,8 @@ export async function planWait(node: WaitNode, ctx: PlanContext): Promise<void> 
   const graphDeps = ctx.input.graph.deps.get(node) ?? [];
   // A dependency's step is recorded before its value is published: wait for all of them, or a slow
   // provider diff would make a changing dependency look unchanged (and the wait wrongly not needed).
-  const { deferred, extra } = await dependencyDeferrals(node, graphDeps, scope);
-  if (targetValue.deferred || deferred.length) return deferNode(node, [...(targetValue.deferred ?? []), ...deferred], ctx);
+  const { deferred, extra } = await dependencyDeferrals(node, graphDeps, scope, targetValue.deferred);
+  if (deferred.length) return deferNode(node, deferred, ctx);
   const deps = extra.length ? [...graphDeps, ...extra] : graphDeps;
   const untilText = formatPredicate(spec.until, spec.subject);
   const held = () => heldBefore(node, targetValue, untilText, ctx);

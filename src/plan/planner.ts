@@ -6,6 +6,7 @@ import type { Urn } from "../core/urn.js";
 import { runUnusedApplies } from "./unused-applies.js";
 import { outputProblems } from "../runtime/json-values.js";
 import { buildActionGraph } from "./actions.js";
+import { deletesOrReplaces } from "./steps/index.js";
 import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
 import { resolveStackOutputs } from "../runtime/stack-output-values.js";
 import { ValueResolver, unknownValue } from "../runtime/values.js";
@@ -21,8 +22,7 @@ import { StallWatch } from "./stall.js";
 import { thrownMessage } from "../core/thrown.js";
 import { Diagnostics } from "../core/diagnostic.js";
 import { addNode } from "../graph/graph.js";
-import { deferredParts, keepReferencedOld, keptForLater } from "./deferred.js";
-import { Deferrals } from "./deferrals.js";
+import { Deferrals, deferredParts, keepReferencedOld, keptForLater } from "./deferral.js";
 
 export type { PlanInput, PlanOptions } from "./context.js";
 
@@ -191,7 +191,7 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   checkDeleteProviders(deletes, (t, urn) => input.providers(t, urn) !== undefined, diagnostics);
   const steps = deletes.length ? [...ordered, ...deletes] : ordered;
   // Only deletes add edges that could close a cycle (the program graph itself has none): check those plans.
-  if (steps.some((s) => s.kind === "delete" || s.kind === "replace")) {
+  if (steps.some(deletesOrReplaces)) {
     try {
       buildActionGraph({ steps });
     } catch (e) {

@@ -5,7 +5,8 @@ import type { Settleable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 import type { StackAccess } from "../state/stack-access.js";
-import { LateDeclarationError, type Origin } from "./deferral.js";
+import type { Origin } from "./deferral/deferral.js";
+import { LateDeclarationError } from "./deferral/late-declaration.js";
 import { DeclarationSites } from "../core/declaration-site.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 

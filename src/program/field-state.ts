@@ -1,4 +1,4 @@
-import { UNKNOWN } from "../core/unknown.js";
+import { withPartial } from "./deferral/deferral-info.js";
 import type { OState } from "./resolver.js";
 
 /**
@@ -20,8 +20,8 @@ export function fieldOf(v: unknown, key: string): unknown {
  */
 export function fieldState(s: OState<unknown>, key: string): OState<unknown> {
   if (s.known) return { ...s, value: fieldOf(s.value, key) };
-  if (s.partial === undefined) return s;
-  const partial = fieldOf(s.partial, key);
-  const { partial: _, ...rest } = s;
-  return partial === undefined || partial === UNKNOWN ? rest : { ...rest, partial };
+  if (s.deferral?.partial === undefined) return s;
+  const deferral = withPartial(s.deferral, fieldOf(s.deferral.partial, key));
+  const { deferral: _, ...rest } = s;
+  return deferral ? { ...rest, deferral } : rest;
 }

@@ -4,7 +4,9 @@ import type { ResourceNode } from "./node.js";
 import { isDeepStrictEqual } from "node:util";
 import { enterApply, evaluationNow, leaveApply, trackApply, type EvalContext } from "./context.js";
 import type { OState, Resolution, Resolver } from "./resolver.js";
-import { hasStandIn, namePattern, standIn, type Deferral, type Origin } from "./deferral.js";
+import type { Origin } from "./deferral/deferral.js";
+import { afterCallback, deferralsOnly, joinDeferral, type DeferralInfo } from "./deferral/deferral-info.js";
+import { NOTHING_FORESEEN, foresee, type Foresight } from "./deferral/foresee.js";
 import { fieldState } from "./field-state.js";
 import { misuseError } from "./output-misuse.js";
 
@@ -288,9 +290,8 @@ Object.setPrototypeOf(
  */
 class Callback<T, U> {
   private kept: { value: T; result: Input<U> } | undefined;
-  private probed: Deferral | null | undefined;
-  /** The run on stand-ins failed before declaring anything: whether it declares resources is not known. */
-  private unforeseen = false;
+  /** What its run on stand-ins showed (it runs once, the first time its value is unknown while planning). */
+  private foresight: Foresight | undefined;
 
   constructor(
     private readonly f: (value: T) => Input<U>,
@@ -317,35 +318,9 @@ class Callback<T, U> {
   unknown(s: OState<T> & { known: false }, r: Resolver): OState<unknown> {
     if (!r.planning) return s;
     // A secret's known parts are not shown to a run whose names end up in the plan: stand-ins only.
-    if (this.probed === undefined) this.probed = this.owner ? this.probe(s.secret ? undefined : s.partial) : null;
-    r.planning.unknownApply(this.origin, this.probed ?? undefined, this.unforeseen);
-    return this.probed ? { ...s, partial: undefined, deferred: [...(s.deferred ?? []), this.probed] } : { ...s, partial: undefined, unrun: true };
-  }
-
-  private probe(partial: unknown): Deferral | null {
-    const seen: ResourceNode[] = [];
-    const frame = enterApply(this.owner, this.origin, seen);
-    try {
-      const r = this.f(standIn(partial) as T);
-      if (r instanceof Promise) r.catch(() => {}); // what it does later cannot be foreseen
-    } catch {
-      // A callback that cannot run on stand-ins shows what it declared before it stopped.
-      this.unforeseen = seen.length === 0;
-    } finally {
-      leaveApply();
-    }
-    // Applies it made on the way (never run: see trackApply) may declare once they run for real.
-    if (seen.length === 0 && frame.made > 0) this.unforeseen = true;
-    if (seen.length === 0) return null;
-    return {
-      waitsFor: this.origin.waitsFor,
-      on: this.origin.on.map((n) => n.urn),
-      declares: seen.map((n) => ({
-        kind: n.kind, type: n.type,
-        ...(hasStandIn(n.name) ? { name: undefined, pattern: namePattern(n.name) } : { name: n.name }),
-        ...(n.site ? { site: n.site } : {}),
-      })),
-    };
+    this.foresight ??= this.owner ? foresee(this.f, this.owner, this.origin, s.secret ? undefined : s.deferral?.partial) : NOTHING_FORESEEN;
+    r.planning.unknownApply(this.origin, this.foresight.deferral ?? undefined, this.foresight.unforeseen);
+    return { ...s, deferral: afterCallback(s.deferral, this.foresight.deferral) };
   }
 }
 
@@ -380,17 +355,15 @@ function combineStates(states: readonly OState<unknown>[], value: unknown): OSta
   let secret = false;
   let known = true;
   let deps = NO_DEPS;
-  let deferred: readonly Deferral[] | undefined;
-  let unrun = false;
+  let deferral: DeferralInfo | undefined;
   for (const s of states) {
     secret ||= s.secret;
     known &&= s.known;
     if (s.deps.length) deps = deps.length ? [...deps, ...s.deps] : s.deps;
-    if (s.deferred) deferred = deferred ? [...deferred, ...s.deferred] : s.deferred;
-    if (!s.known && s.unrun) unrun = true;
+    if (s.deferral) deferral = joinDeferral(deferral, s.deferral, s.known);
   }
-  const out: OState<unknown> = known ? { known: true, value, secret, deps } : { known: false, secret, deps, ...(unrun ? { unrun } : {}) };
-  if (deferred) out.deferred = deferred;
+  const out: OState<unknown> = known ? { known: true, value, secret, deps } : { known: false, secret, deps };
+  if (deferral) out.deferral = deferral;
   return out;
 }
 
@@ -432,7 +405,8 @@ export function resolveNow(v: unknown, r: Resolver, mode: "strict" | "embed"): R
 /** In "embed" mode an unknown becomes a known value holding {@link UNKNOWN}. */
 function embedded(s: OState<unknown>): OState<unknown> {
   if (s.known) return s;
-  return s.deferred ? { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps, deferred: s.deferred } : { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps };
+  const deferral = deferralsOnly(s.deferral);
+  return deferral ? { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps, deferral } : { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps };
 }
 
 function inMode(r: Resolution<unknown>, mode: "strict" | "embed"): Resolution<unknown> {

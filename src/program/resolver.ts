@@ -1,39 +1,16 @@
 import type { Observable } from "rxjs";
 import type { ResourceNode } from "./node.js";
-import type { Deferral, Origin } from "./deferral.js";
+import type { PlanningHooks } from "./deferral/deferral.js";
+import type { DeferralInfo } from "./deferral/deferral-info.js";
 
 /**
  * What an output resolves to in one phase: a known value, or unknown while planning.
- * `secret` and `deps` travel with the value through `apply`, `all` and `interpolate`.
+ * `secret` and `deps` travel with the value through `apply`, `all` and `interpolate`; so does `deferral`,
+ * everything about leaving parts for a later round of `up`, absent on nearly every value (see {@link DeferralInfo}).
  */
 export type OState<T> =
-  | { known: true; value: T; secret: boolean; deps: readonly ResourceNode[]; deferred?: readonly Deferral[] }
-  | {
-      known: false;
-      secret: boolean;
-      deps: readonly ResourceNode[];
-      /** Callbacks on this value declare resources: whatever reads it waits for the next round of `up`. */
-      deferred?: readonly Deferral[];
-      /** What is known of it already (unknown parts as `UNKNOWN`): what a callback is run on to foresee what it declares. */
-      partial?: unknown;
-      /**
-       * A callback on it has not run (its value was unknown) and its run on stand-ins declared nothing: if it
-       * returns resources, which ones is not known. A `dependsOn` of such a value waits for the next round.
-       */
-      unrun?: boolean;
-    };
-
-/**
- * What the planner learns from `apply` callbacks whose value is not known yet: each is run once on
- * stand-ins (see `standIn`) to see what it would declare.
- */
-export interface PlanningHooks {
-  /**
-   * A callback on `origin` could not run (its value is unknown); `deferral` when it declares resources.
-   * `unforeseen` when a run on stand-ins failed before declaring anything: what it declares is unknown.
-   */
-  unknownApply(origin: Origin, deferral: Deferral | undefined, unforeseen?: boolean): void;
-}
+  | { known: true; value: T; secret: boolean; deps: readonly ResourceNode[]; deferral?: DeferralInfo }
+  | { known: false; secret: boolean; deps: readonly ResourceNode[]; deferral?: DeferralInfo };
 
 /**
  * Where outputs get their values: the planner answers with planned values (some unknown),

@@ -1,7 +1,7 @@
 import { Output, collectResources } from "./output.js";
 import { attributeOutput } from "./attribute-output.js";
 import { findCycle } from "./cycles.js";
-import { STAND_IN_TEXT, isStandIn } from "./deferral.js";
+import { STAND_IN_TEXT, isStandIn } from "./deferral/stand-in.js";
 import { currentContext, type ApplyFrame, type EvalContext } from "./context.js";
 import { makeUrn, type Urn } from "../core/urn.js";
 import type { CustomTimeouts, ManagedOptions, ResourceDefinition, ResourceNode, WaitNodeSpec } from "./node.js";

@@ -5,7 +5,7 @@ import { NODE, attributeOutput, type Dependable } from "./resource.js";
 import { currentContext } from "./context.js";
 import type { ResourceNode } from "./node.js";
 import { openBackend } from "../state/open-backend.js";
-import type { StateBackend } from "../state/backend.js";
+import type { OutputReader } from "../state/backend.js";
 import type { Props } from "../state/types.js";
 import { closestName } from "../core/did-you-mean.js";
 import { readStackOutputs, stackText, type ReadOutputs, type StackName } from "../state/read-outputs.js";
@@ -70,7 +70,7 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
   if (target.project === reader.project && target.stack === reader.stack && opts.backend === undefined) {
     throw new UserError(`${what}: stack ${stackText(reader)} cannot read its own outputs. Name another stack (stack: "…"), or use the values directly.`);
   }
-  const open = (): StateBackend => {
+  const open = (): OutputReader => {
     const o = { ...(opts.backend !== undefined ? { backend: opts.backend } : {}), ...(opts.passphrase !== undefined ? { passphrase: opts.passphrase } : {}) };
     if (ctx.stacks) return ctx.stacks.open(target.project, target.stack, o);
     if (opts.backend === undefined) throw new UserError(`${what} in stack ${stackText(reader)}: the program is evaluated outside a stack, so there is no backend to read ${stackText(target)} from. Pass backend: "…".`);

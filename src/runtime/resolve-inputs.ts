@@ -3,7 +3,7 @@ import { asObservable, needsResolving, resolveNow, type OState, type Resolution,
 import type { ResourceNode } from "../program/node.js";
 import { NO_NODES } from "../program/distinct-nodes.js";
 import type { Props } from "../state/types.js";
-import type { Deferral } from "../program/deferral.js";
+import type { Deferral } from "../program/deferral/deferral.js";
 
 /** A resource's inputs resolved in one phase: values (unknowns embedded), which are secret, and what they came from. */
 export interface ResolvedInputs {
@@ -68,7 +68,7 @@ function gather(keys: readonly string[], inputs: Record<string, unknown>, states
     if (s.known && s.value !== undefined) values[k] = s.value;
     if (s.secret) (secretKeys ??= []).push(k);
     if (s.deps.length) (deps ??= []).push(...s.deps);
-    if (s.deferred) (deferred ??= []).push(...s.deferred);
+    if (s.deferral?.deferrals) (deferred ??= []).push(...s.deferral.deferrals);
   }
   return deferred ? { values, secretKeys: secretKeys ?? NO_NAMES, deps: deps ?? NO_DEPS, deferred } : { values, secretKeys: secretKeys ?? NO_NAMES, deps: deps ?? NO_DEPS };
 }

@@ -1,7 +1,6 @@
 import { ReplaySubject, map, of, type Observable } from "rxjs";
 import { newResolverId, type OState, type Resolver } from "../program/output.js";
-import type { PlanningHooks } from "../program/resolver.js";
-import type { Deferral } from "../program/deferral.js";
+import type { Deferral, PlanningHooks } from "../program/deferral/deferral.js";
 import type { ResourceNode } from "../program/node.js";
 import { NodeTable } from "../program/node-table.js";
 import type { Props } from "../state/types.js";
@@ -217,7 +216,7 @@ class Scope implements ScopedResolver {
 /** A resource's whole value as one object (with `id`); a secret attribute makes all of it secret (it cannot be partly masked once combined). */
 function wholeOf(node: ResourceNode, v: ResourceValue): OState<Record<string, unknown>> {
   const secret = v.secretKeys.size > 0;
-  if (v.deferred) return { known: false, secret, deps: [node], deferred: v.deferred };
+  if (v.deferred) return { known: false, secret, deps: [node], deferral: { deferrals: v.deferred } };
   if (v.id === UNKNOWN || v.restUnknown || v.unknown.size > 0) return { known: false, secret, deps: [node] };
   return { known: true, value: { id: v.id, ...v.outputs }, secret, deps: [node] };
 }
@@ -225,11 +224,11 @@ function wholeOf(node: ResourceNode, v: ResourceValue): OState<Record<string, un
 /** One attribute of a resource's value. */
 function attributeOf(node: ResourceNode, v: ResourceValue, name: string): OState<unknown> {
   const secret = v.secretKeys.has(name);
-  if (v.deferred) return { known: false, secret, deps: [node], deferred: v.deferred };
+  if (v.deferred) return { known: false, secret, deps: [node], deferral: { deferrals: v.deferred } };
   if (name === "id") return v.id === UNKNOWN ? { known: false, secret, deps: [node] } : { known: true, value: v.id, secret, deps: [node] };
   if (v.unknown.has(name) || (v.restUnknown && !(name in v.outputs))) {
     const partial = v.partial?.[name];
-    return partial === undefined ? { known: false, secret, deps: [node] } : { known: false, secret, deps: [node], partial };
+    return partial === undefined ? { known: false, secret, deps: [node] } : { known: false, secret, deps: [node], deferral: { partial } };
   }
   return { known: true, value: v.outputs[name], secret, deps: [node] };
 }

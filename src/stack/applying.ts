@@ -2,7 +2,7 @@ import type { Plan } from "../plan/plan.js";
 import { execute, type ProgramRuntime } from "../apply/executor.js";
 import type { StackState } from "../state/types.js";
 import { CairnError } from "./errors.js";
-import { anySignal, type ApplyControl } from "./signals.js";
+import { runSignals, type ApplyControl } from "./signals.js";
 import { planHasSecrets, planSecrets } from "./plan-secrets.js";
 import { refuseUnfitPlan } from "./plan-fits.js";
 import type { Round } from "./rounds.js";
@@ -38,8 +38,7 @@ async function runtimeFor(ctx: RunContext, plan: Plan, state: StackState, idle: 
  */
 export async function confirmAndApply(ctx: RunContext, plan: Plan, state: StackState, run: ApplyControl): Promise<Round> {
   const { confirm, idle, made } = run;
-  const cancel = anySignal(ctx.options.signal, run.signal);
-  const abort = anySignal(ctx.options.abortSignal, run.abortSignal);
+  const signals = runSignals(ctx.options, run);
   planSecrets(plan, ctx.secrets);
   refuseUnfitPlan(plan, state, planFor(ctx));
   const program = plan.mode === "update" && made ? made : await runtimeFor(ctx, plan, state, idle);
@@ -49,7 +48,7 @@ export async function confirmAndApply(ctx: RunContext, plan: Plan, state: StackS
     if (unused.length && (run.round ?? 1) === 1) note(ctx, "warning", `--allow-data-loss ${unused.join(", ")}: no step of this plan replaces or deletes a stateful resource of that name or URN.`);
   }
   if (confirm && !(await confirm(plan))) return { result: { plan }, state };
-  if (cancel?.aborted) {
+  if (signals.stopStarting?.aborted) {
     note(ctx, "warning", "Cancelled before anything was applied: nothing was changed.");
     return { result: { plan }, state };
   }
@@ -57,11 +56,9 @@ export async function confirmAndApply(ctx: RunContext, plan: Plan, state: StackS
   const journal = await ctx.backend.openJournal(state);
   const { summary, outputs } = await execute({
     plan, journal, clock: ctx.clock, events: ctx.sink, secrets: ctx.secrets, opContext: (urn, bounds) => opContext(ctx, urn, bounds), instances: ctx.evaluations.live,
-    parallel: ctx.options.parallel ?? DEFAULT_PARALLEL, stuck: idle, providers: ctx.providers,
+    parallel: ctx.options.parallel ?? DEFAULT_PARALLEL, signals, providers: ctx.providers,
     ...(ctx.options.retryDeadline !== undefined ? { retryDeadlineMs: ctx.options.retryDeadline } : {}),
     ...(program ? { program } : {}),
-    ...(cancel ? { cancel } : {}),
-    ...(abort ? { abort } : {}),
   });
   const after = await journal.compact();
   await journal.close();

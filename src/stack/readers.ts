@@ -1,5 +1,5 @@
 import type { Urn } from "../core/urn.js";
-import type { StateBackend } from "../state/backend.js";
+import type { StackCatalog, StateReader } from "../state/backend.js";
 import type { StackState } from "../state/types.js";
 import { thrownMessage } from "../core/thrown.js";
 import type { StackAccess } from "../state/stack-access.js";
@@ -35,7 +35,7 @@ export interface StackGraph {
  *
  * @example const g = await stackGraph(backend, access); g.reads // [{ reader: app/prod, target: network/prod, … }]
  */
-export async function stackGraph(backend: StateBackend, access: StackAccess, opts: { readOwn?: boolean } = {}): Promise<StackGraph> {
+export async function stackGraph(backend: StackCatalog & StateReader, access: StackAccess, opts: { readOwn?: boolean } = {}): Promise<StackGraph> {
   const listed = backend.listAllStacks ? await backend.listAllStacks() : (await backend.listStacks()).map((stack) => ({ project: backend.project, stack }));
   const graph: StackGraph = { backend: backend.url, stacks: [], reads: [], unreadable: [] };
   for (const s of listed) {

@@ -1,9 +1,11 @@
 import type { ProgramRuntime } from "../apply/executor.js";
+import type { RunSignals } from "../apply/run-signals.js";
 import type { CallSignals, Confirm } from "./options.js";
 
 /** How one apply runs: its confirmation, the idle watch, the evaluation it was planned from, its signals. */
 export interface ApplyControl extends CallSignals {
   confirm: Confirm | undefined;
+  /** Aborted when the process would go idle with the run unfinished (`watchIdle`). */
   idle: AbortSignal;
   /** The evaluated program the plan was just made from (else it is found by the plan's fingerprint). */
   made?: ProgramRuntime | undefined;
@@ -25,6 +27,16 @@ export function signalsOf(o: CallSignals): CallSignals {
  * One signal aborted by either (undefined when there is none).
  * @example const cancel = anySignal(stackOptions.signal, call.signal);
  */
-export function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+function anySignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   return a && b ? AbortSignal.any([a, b]) : (a ?? b);
+}
+
+/**
+ * The signals an apply runs under: the stack's own and the call's, either of which stops it, and the idle
+ * watch. `signal` (a first Ctrl-C) stops starting work; `abortSignal` (a second) abandons calls in flight.
+ *
+ * @example execute({ …, signals: runSignals(ctx.options, run) })
+ */
+export function runSignals(stack: CallSignals, run: ApplyControl): RunSignals {
+  return { stopStarting: anySignal(stack.signal, run.signal), abandonCalls: anySignal(stack.abortSignal, run.abortSignal), idle: run.idle };
 }

@@ -1,18 +1,21 @@
-import type { StackExport, StackSummary, StateBackend } from "../state/backend.js";
+import type { StackCatalog, StackExport, StackSummary, StackTransfer, StateLocker } from "../state/backend.js";
 import { CairnError } from "./errors.js";
 import { backupDir, writeStackBackup, type RestoredStack, type StackRemoval } from "./stack-backup.js";
 import { openStackBackend, type StackParts } from "./stack-parts.js";
 
+/** What the stack administration commands use of a backend: its stacks, and each stack whole under its lock. */
+export type AdminBackend = StackCatalog & StackTransfer & StateLocker;
+
 /** One stack of a backend, as the stack administration commands (`stack ls/rm/restore`) see it. */
 export interface AdminTarget {
   /** The stack's own backend. */
-  backend: StateBackend;
+  backend: AdminBackend;
   project: string;
   stack: string;
   /** Where the program lives (the default folder for backups). */
   programDir: string;
   /** The backend of another stack of the same project and backend; undefined when it cannot be opened. */
-  sibling(name: string): StateBackend | undefined;
+  sibling(name: string): AdminBackend | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ConfigValue } from "../program/config.js";
 import type { Plan } from "../plan/plan.js";
 import { permissionsFrom, planPermissions, type PermissionOptions, type PlanPermissions } from "../plan/permissions.js";
 import type { EngineEvent } from "../apply/events.js";
-import type { HistoryEntry, RollbackResult, StackExport, StackSummary, StateBackend } from "../state/backend.js";
+import type { HistoryEntry, OutputReader, RollbackResult, StackExport, StackSummary, StateBackend } from "../state/backend.js";
 import type { UnlockResult } from "../state/lock-holder.js";
 import type { RecoveryPlan, RecoveryResult } from "../state/recover.js";
 import type { MigrateResult } from "../state/migrate.js";
@@ -90,8 +90,7 @@ export class Stack {
 
   /** The stack outputs from the last apply (read without the resources: as quick for 100,000 as for 10). */
   async outputs(): Promise<{ values: Props; secretKeys: string[] }> {
-    const read = await this.run.backend.readOutputs();
-    return { values: read.outputs, secretKeys: read.secretOutputs };
+    return outputsOf(this.run.backend);
   }
 
   /** Every resource in state. */
@@ -234,4 +233,10 @@ export class Stack {
   async restoreStack(data: StackExport, opts: { confirm?: (data: StackExport) => Promise<boolean> } = {}): Promise<RestoredStack> {
     return restoreStack(adminTarget(this.run), data, opts);
   }
+}
+
+/** A stack's outputs as last committed, through the one role that reads them. */
+async function outputsOf(reader: OutputReader): Promise<{ values: Props; secretKeys: string[] }> {
+  const read = await reader.readOutputs();
+  return { values: read.outputs, secretKeys: read.secretOutputs };
 }

@@ -3,7 +3,7 @@ import type { ConfigValue, RawConfigValue } from "./stored.js";
 export type { ConfigValue } from "./stored.js";
 import { configFileSchema, describeZodError } from "./schema.js";
 import type { StackSecrets } from "./stack-secrets.js";
-import type { StateStore } from "./store.js";
+import type { ConfigStorage } from "./store.js";
 import { UserError } from "../core/diagnostic.js";
 
 
@@ -75,7 +75,7 @@ export function serializeConfig(values: Record<string, RawConfigValue>): string 
  */
 export class ConfigStore {
   constructor(
-    private readonly store: Pick<StateStore, "readConfig" | "updateConfig">,
+    private readonly store: ConfigStorage,
     private readonly where: string,
     private readonly secrets: StackSecrets,
   ) {}

@@ -11,7 +11,7 @@ import { FileJournalStorage } from "./file-journal.js";
 import { forceUnlock, lockStack, readLiveLockHolder } from "./lock.js";
 import type { LockHolder, StackLock, UnlockResult } from "./lock-holder.js";
 import { stackFiles, type StackFiles } from "./stack-files.js";
-import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreNames } from "./store.js";
+import { EncryptionExistsError, type ConfigStorage, type EncryptionStorage, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StoreCatalog, type StoreHistory, type StoreLocker, type StoreNames, type StoreReader, type StoreTransfer, type StoreWriter } from "./store.js";
 
 /** Snapshot versions a file backend keeps in `history/` (older ones are removed as new ones are written). */
 export const FILE_HISTORY_KEEP = 100;
@@ -32,7 +32,7 @@ const versionFile = (files: StackFiles, v: number) => join(files.history, `${Str
  *
  * @example const store = new FileStore(stackFiles(".cairn", "dev"), { stack: "dev", stateDir: ".cairn" });
  */
-export class FileStore implements StateStore {
+export class FileStore implements StoreReader, StoreWriter, StoreLocker, StoreHistory, ConfigStorage, EncryptionStorage, StoreCatalog, StoreTransfer {
   readonly names: StoreNames;
   private damagedSnapshot = false;
 

@@ -9,6 +9,7 @@
  */
 export * from "./types.js";
 export type { StateBackend, StateJournal, LoadResult, HistoryEntry, RollbackResult, StackExport, RawConfigValue, StoredOutputs } from "./backend.js";
+export type { StatePlace, StateReader, StateWriter, OutputReader, StateLocker, StateHistory, StateConfig, StackCatalog, StackTransfer } from "./backend.js";
 export { StoreBackend, type BackendOptions } from "./store-backend.js";
 export { FileBackend, listStacks, type FileBackendOptions } from "./file-backend.js";
 export { DiskFullError, StateWriteError } from "./durable-file.js";

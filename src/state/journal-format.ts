@@ -25,10 +25,11 @@ import { UserError } from "../core/diagnostic.js";
  * leading outputs that repeat the input of the same name (listed in `same`). Secrets are encrypted as in
  * the snapshot. Reading expands short records to the long form (`m`), which is also always accepted.
  * Version 1 journals (no short records) are read as they are.
+ *
+ * This is the version of that format this build writes (and the newest it reads).
+ *
+ * @example headLine(7).includes(`"v":${JOURNAL_FORMAT_VERSION}`) // true
  */
-export const JOURNAL_FORMAT = "ndjson";
-
-/** The journal format this build writes (and the newest it reads). */
 export const JOURNAL_FORMAT_VERSION = 2;
 
 /** The head line of a new journal. @example headLine(7) // '{"t":"head","v":2,"serial":7}\n' */

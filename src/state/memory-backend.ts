@@ -4,7 +4,7 @@ import type { HistoryEntry, RawConfigValue, StackExport } from "./stored.js";
 import { beginLine, headLine } from "./journal-format.js";
 import { LockCompromisedError, LockHeldError, StackLockedError, forcedWarning, type LockHolder, type StackLock, type UnlockResult } from "./lock-holder.js";
 import { StoreBackend, type BackendOptions } from "./store-backend.js";
-import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StateStore, type StoreContext, type StoreNames, snapshotText } from "./store.js";
+import { EncryptionExistsError, snapshotText, type ConfigStorage, type EncryptionStorage, type JournalPrep, type JournalStorage, type SnapshotText, type SnapshotWrite, type StoreCatalog, type StoreContext, type StoreHistory, type StoreLocker, type StoreNames, type StoreReader, type StoreTransfer, type StoreWriter } from "./store.js";
 
 /** One stack as a memory store keeps it. */
 interface MemoryStack {
@@ -32,7 +32,7 @@ const named = new Map<string, Space>();
  *
  * @example const backend = new MemoryBackend({ space: "team", stack: "dev", project: "web" });
  */
-export class MemoryStore implements StateStore {
+export class MemoryStore implements StoreReader, StoreWriter, StoreLocker, StoreHistory, ConfigStorage, EncryptionStorage, StoreCatalog, StoreTransfer {
   readonly names: StoreNames;
   private readonly space: Space;
 

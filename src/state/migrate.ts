@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { StackExport, StateBackend } from "./backend.js";
+import type { StackExport, StackTransfer, StateLocker } from "./backend.js";
 import { UserError } from "../core/diagnostic.js";
 
 /** What `state migrate` (`Stack.migrate`) copied. */
@@ -24,7 +24,7 @@ export interface MigrateResult {
  *
  * @example const r = await migrateStack(fileBackend, pgBackend); console.log(`${r.versions} versions copied`);
  */
-export async function migrateStack(from: StateBackend, to: StateBackend): Promise<MigrateResult> {
+export async function migrateStack(from: StateLocker & StackTransfer, to: StateLocker & StackTransfer): Promise<MigrateResult> {
   if (from.url === to.url) throw new UserError(`cannot migrate stack ${from.stack} to where it already is (${to.url})`);
   const source = await from.lock({ command: `state migrate --to ${to.url}` });
   try {

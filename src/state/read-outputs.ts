@@ -1,4 +1,4 @@
-import type { StateBackend, StoredOutputs } from "./backend.js";
+import type { OutputReader, StoredOutputs } from "./backend.js";
 import type { Props } from "./types.js";
 import { thrownMessage } from "../core/thrown.js";
 import { UserError } from "../core/diagnostic.js";
@@ -28,7 +28,7 @@ export interface ReadOutputs {
  *
  * @example await readStackOutputs(backend, { project: "app", stack: "prod" }, { project: "network", stack: "prod" }) // { values: { vpcId: "vpc-1" }, secretValues: {} }
  */
-export async function readStackOutputs(backend: StateBackend, reader: StackName, target: StackName): Promise<ReadOutputs> {
+export async function readStackOutputs(backend: OutputReader, reader: StackName, target: StackName): Promise<ReadOutputs> {
   const where = `stack ${stackText(reader)} reads the outputs of stack ${stackText(target)}`;
   const call = `stackOutputs("${target.project}", { stack: "${target.stack}" })`;
   try {

@@ -1,7 +1,7 @@
 import { JournalCorruptError, parseJournal, type ParsedJournal } from "./journal-format.js";
 import { applyMutations, copyOfResources } from "./mutations.js";
 import { parseSnapshot, SnapshotError } from "./snapshot.js";
-import type { StateStore } from "./store.js";
+import type { StoreHistory, StoreReader } from "./store.js";
 import { emptyState, type PendingOperation, type StackState } from "./types.js";
 import type { Urn } from "../core/urn.js";
 import { walkRecords } from "./replay.js";
@@ -114,7 +114,7 @@ function readableJournal(bytes: Buffer | undefined, name: string, damaged: strin
 }
 
 /** The stored versions that parse, newest first (the current snapshot included when it parses). */
-async function candidates(store: StateStore, expected: { project: string; stack: string }, damaged: string[]): Promise<{ found: Candidate[]; known: number[] }> {
+async function candidates(store: StoreReader & StoreHistory, expected: { project: string; stack: string }, damaged: string[]): Promise<{ found: Candidate[]; known: number[] }> {
   const found: Candidate[] = [];
   const known: number[] = [];
   const snap = await store.readSnapshot();
@@ -153,7 +153,7 @@ async function candidates(store: StateStore, expected: { project: string; stack:
  *
  * @example const plan = await planRecovery(store, { project: "web", stack: "dev" });
  */
-export async function planRecovery(store: StateStore, expected: { project: string; stack: string; programHint?: string | undefined }): Promise<RecoveryPlan | undefined> {
+export async function planRecovery(store: StoreReader & StoreHistory, expected: { project: string; stack: string; programHint?: string | undefined }): Promise<RecoveryPlan | undefined> {
   const damaged: string[] = [];
   const notes: string[] = [];
   const { found, known } = await candidates(store, expected, damaged);

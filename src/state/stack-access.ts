@@ -1,7 +1,10 @@
-import type { StateBackend } from "./backend.js";
+import type { OutputReader, StateBackend, StatePlace, StateReader } from "./backend.js";
 import { openBackend } from "./open-backend.js";
 import type { Props } from "./types.js";
 import { UserError } from "../core/diagnostic.js";
+
+/** Another stack as {@link StackAccess} opens it: read-only (its state, its outputs), no lock. @example (await other.readOutputs()).outputs */
+export type OtherStack = StateReader & OutputReader;
 
 /**
  * How a running stack reaches the state of other stacks: `stackOutputs` reads through it, and `destroy` and
@@ -18,7 +21,7 @@ export interface StackAccess {
    * Opens stack `project/stack` in the running stack's backend, or in `backend` (a URL) when given.
    * Throws when the running stack's backend is an object that cannot open other stacks.
    */
-  open(project: string, stack: string, opts?: { backend?: string; passphrase?: string | undefined }): StateBackend;
+  open(project: string, stack: string, opts?: { backend?: string; passphrase?: string | undefined }): OtherStack;
   /**
    * Outputs of other stacks as their own plans (made in the same preview) will leave them, by
    * `project/stack`: read instead of the committed ones, values still to come as `UNKNOWN`.
@@ -43,7 +46,7 @@ export function withPlannedOutputs(access: StackAccess, planned: ReadonlyMap<str
 
 /** What {@link stackAccess} needs: how the running stack opened its own backend. */
 export interface AccessSource {
-  backend: StateBackend;
+  backend: StatePlace;
   /** The URL or object the stack was given (undefined: files in `stateDir`). */
   given: string | StateBackend | undefined;
   stateDir: string;

@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { durableWrite } from "./durable-file.js";
 
 /**
  * Where one stack's files live: `<stateDir>/stacks/<stack>/`.
@@ -36,14 +35,4 @@ export function stackFiles(stateDir: string, stack: string): StackFiles {
     encryption: join(dir, "encryption.json"),
     config: join(dir, "config.json"),
   };
-}
-
-/**
- * Replaces a file atomically and durably: temp file, fsync, rename, fsync of the directory.
- * Returns the bytes written.
- *
- * @example await replaceFile(files.snapshot, text);
- */
-export function replaceFile(file: string, text: string): Promise<number> {
-  return durableWrite(file, text);
 }

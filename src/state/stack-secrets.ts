@@ -8,14 +8,9 @@ import {
   newSalt,
   type Crypter,
 } from "./secrets.js";
+import type { EncryptionStorage } from "./store.js";
 import { UserError } from "../core/diagnostic.js";
 
-/** Where a stack's `encryption.json` document is kept (a file, a row, an object). */
-export interface EncryptionStorage {
-  readEncryption(): Promise<string | undefined>;
-  /** Stores the document; throws if one exists already (two runs must never both install a salt). */
-  createEncryption(text: string): Promise<void>;
-}
 
 /** The known plaintext whose ciphertext is kept in encryption.json to recognise a wrong passphrase. */
 const CHECK_TEXT = "cairn passphrase check";

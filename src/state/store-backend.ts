@@ -1,4 +1,7 @@
-import type { HistoryEntry, LoadResult, RemoveStackOptions, RollbackResult, StackExport, StackSummary, StateBackend, StoredOutputs } from "./backend.js";
+import type {
+  HistoryEntry, LoadResult, OutputReader, RemoveStackOptions, RollbackResult, StackCatalog, StackExport, StackSummary, StackTransfer,
+  StateConfig, StateHistory, StateLocker, StateReader, StateWriter, StoredOutputs,
+} from "./backend.js";
 import { ConfigStore, type ConfigValue } from "./config-store.js";
 import { Journal, type JournalOptions } from "./journal.js";
 import { beginLine, headLine } from "./journal-format.js";
@@ -61,12 +64,12 @@ interface Scan {
 }
 
 /**
- * A {@link StateBackend} on top of a {@link StateStore}: replay, group-committed journaling, secrets,
- * configuration rules, history and rollback are the same for files, PostgreSQL, S3 and memory.
+ * A `StateBackend` (every role of one) on top of a {@link StateStore}: replay, group-committed journaling,
+ * secrets, configuration rules, history and rollback are the same for files, PostgreSQL, S3 and memory.
  *
  * @example const backend = new StoreBackend(new MemoryStore(ctx), { stack: "dev", project: "web" });
  */
-export class StoreBackend implements StateBackend {
+export class StoreBackend implements StateReader, StateWriter, OutputReader, StateLocker, StateHistory, StateConfig, StackCatalog, StackTransfer {
   protected readonly store: StateStore;
   private readonly opts: BackendOptions;
   private secretsP: Promise<StackSecrets> | undefined;

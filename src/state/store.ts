@@ -5,23 +5,74 @@ import type { SnapshotFile } from "./record-lines.js";
 import { UserError } from "../core/diagnostic.js";
 
 /**
- * The storage side of a backend: where snapshot, journal, config, secrets salt, lock and history
- * live. {@link StoreBackend} builds everything else (replay, journaling, secrets, config rules,
- * history and rollback) on top, identically for every store.
+ * Where a store's stack lives, and how its parts are named; every store role below has it.
+ * @example `${store.names.snapshot} in ${store.url}`
  */
-export interface StateStore {
+export interface StorePlace {
   /** Where the state lives, without credentials. */
   readonly url: string;
   /** How the stored parts are named in messages. */
   readonly names: StoreNames;
+  close(): Promise<void>;
+}
+
+/**
+ * Reads the stored snapshot and journal as they are (parsing and replay are the backend's).
+ * @example const snap = await store.readSnapshot(); const journal = await store.readJournal();
+ */
+export interface StoreReader extends StorePlace {
   /** The current snapshot's text, or undefined for a new stack. */
   readSnapshot(): Promise<SnapshotText | undefined>;
   /** The journal as NDJSON bytes (head line first), or undefined when there is none. */
   readJournal(): Promise<Buffer | undefined>;
+  /** True when the store holds nothing of this stack. */
+  isEmpty(): Promise<boolean>;
+}
+
+/**
+ * Writes the journal and, through it, the next snapshot.
+ * @example const storage = store.openJournal(prep); await storage.append(line);
+ */
+export interface StoreWriter extends StorePlace {
   /** Opens the journal for writing after a load; `prep` says what the load found. */
   openJournal(prep: JournalPrep): JournalStorage;
+  /**
+   * Network stores (PostgreSQL, S3): writes a batch of journal records that a run kept locally (see
+   * `SpillFile`) at its place in the journal continuing snapshot `base`: idempotently (resolves if exactly
+   * those records are there already), and refusing if that place holds other records or the journal has
+   * moved past `base`.
+   */
+  replayAt?(base: number, at: number, text: string): Promise<void>;
+}
+
+/**
+ * The stack lock as the store keeps it.
+ * @example const lock = await store.lock({ command: "up" });
+ */
+export interface StoreLocker extends StorePlace {
   lock(opts: { command?: string }): Promise<StackLock>;
   unlock(opts: { force: boolean }): Promise<UnlockResult>;
+  /** Who holds the stack lock now; undefined when nobody does (or its holder is certainly gone). */
+  lockHolder(): Promise<LockHolder | undefined>;
+}
+
+/**
+ * The stored versions of the snapshot.
+ * @example for (const h of await store.history()) await store.readVersion(h.version);
+ */
+export interface StoreHistory extends StorePlace {
+  history(): Promise<HistoryEntry[]>;
+  /** A stored version's snapshot text. */
+  readVersion(version: number): Promise<string | undefined>;
+  /** Keeps a copy of a damaged journal before `state recover` replaces it (where the store can: files). */
+  keepDamagedJournal?(): Promise<void>;
+}
+
+/**
+ * The configuration as stored (secrets encrypted): what `ConfigStore` builds its rules on.
+ * @example await storage.updateConfig((values) => ((values.region = "eu-west-1"), true));
+ */
+export interface ConfigStorage {
   /** The configuration as stored (secrets encrypted). */
   readConfig(): Promise<Record<string, RawConfigValue>>;
   /**
@@ -30,37 +81,51 @@ export interface StateStore {
    * anything, and may be called more than once.
    */
   updateConfig(update: (values: Record<string, RawConfigValue>) => boolean): Promise<void>;
+}
+
+/**
+ * Where a stack's `encryption.json` document (the secrets' salt and check value) is kept, a file, a row or
+ * an object: what `StackSecrets` reads and stores.
+ * @example await storage.createEncryption(text); // throws EncryptionExistsError if another run stored one first
+ */
+export interface EncryptionStorage {
   /** The `encryption.json` document, if the stack has stored a secret. */
   readEncryption(): Promise<string | undefined>;
-  /** Stores the `encryption.json` document; throws {@link EncryptionExistsError} if one exists already. */
+  /** Stores the document; throws {@link EncryptionExistsError} if one exists already (two runs must never both install a salt). */
   createEncryption(text: string): Promise<void>;
-  history(): Promise<HistoryEntry[]>;
-  /** A stored version's snapshot text. */
-  readVersion(version: number): Promise<string | undefined>;
+}
+
+/**
+ * The stacks a store holds.
+ * @example await store.listStacks() // ["dev", "prod"]
+ */
+export interface StoreCatalog extends StorePlace {
   listStacks(): Promise<string[]>;
-  /** Every stack of every project, where the store records projects (see {@link StateBackend.listAllStacks}). */
+  /** Every stack of every project, where the store records projects (see `StackCatalog.listAllStacks`). */
   listAllStacks?(): Promise<{ project: string; stack: string }[]>;
-  /** True when the store holds nothing of this stack. */
-  isEmpty(): Promise<boolean>;
+}
+
+/**
+ * The stack as a whole, written in or deleted (the caller holds the lock).
+ * @example if (await store.isEmpty()) await store.importRaw(data);
+ */
+export interface StoreTransfer extends StorePlace {
   /** Writes an exported stack (the caller checked the store is empty and holds the lock). */
   importRaw(data: StackExport): Promise<void>;
-  /** Who holds the stack lock now; undefined when nobody does (or its holder is certainly gone). */
-  lockHolder(): Promise<LockHolder | undefined>;
   /** Deletes everything of the stack but its lock (the caller holds the lock; releasing it removes the rest). */
   removeAll(): Promise<void>;
-  /**
-   * Network stores (PostgreSQL, S3): writes a batch of journal records that a run kept locally (see
-   * `SpillFile`) at its place in the journal continuing snapshot `base`: idempotently (resolves if exactly
-   * those records are there already), and refusing if that place holds other records or the journal has
-   * moved past `base`.
-   */
-  replayAt?(base: number, at: number, text: string): Promise<void>;
-  /** Keeps a copy of a damaged journal before `state recover` replaces it (where the store can: files). */
-  keepDamagedJournal?(): Promise<void>;
   /** After a removal, once the lock is released: tidies what the lock left (the file store's empty folder). */
   removeLeftovers?(): Promise<void>;
-  close(): Promise<void>;
 }
+
+/**
+ * The storage side of a backend, every role above: where snapshot, journal, config, secrets salt, lock and
+ * history live. {@link StoreBackend} builds everything else (replay, journaling, secrets, config rules,
+ * history and rollback) on top, identically for every store.
+ *
+ * @example class MemoryStore implements StoreReader, StoreWriter, StoreLocker, StoreHistory, ConfigStorage, EncryptionStorage, StoreCatalog, StoreTransfer { … }
+ */
+export interface StateStore extends StoreReader, StoreWriter, StoreLocker, StoreHistory, ConfigStorage, EncryptionStorage, StoreCatalog, StoreTransfer {}
 
 /**
  * The names and options a stored stack's store is opened with (PostgreSQL, S3, memory).

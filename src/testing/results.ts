@@ -5,7 +5,7 @@ import { hasChanges, type Plan, type PlanDiagnostic, type PlanStep, type Replace
 import { nameOf, type Urn } from "../core/urn.js";
 import type { Props, StackState } from "../state/types.js";
 import type { MockCall } from "./mock-table.js";
-import { acts, stepName } from "../plan/steps/index.js";
+import { acts, stepKindOf, stepName } from "../plan/steps/index.js";
 import { UserError } from "../core/diagnostic.js";
 
 /**
@@ -182,7 +182,8 @@ export function byName<T>(items: readonly { urn: Urn; value: T }[]): Record<stri
 function waitsOf(plan: Plan, events: readonly EngineEvent[]): Record<string, TestWait> {
   const out: Record<string, TestWait> = {};
   for (const s of plan.steps) {
-    if (s.kind === "wait" && !s.needed) out[s.name] = { outcome: "not-needed", urn: s.urn, message: s.why, reads: 0 };
+    const why = stepKindOf(s).notNeeded?.(s);
+    if (why !== undefined) out[stepName(s)] = { outcome: "not-needed", urn: s.urn, message: why, reads: 0 };
   }
   for (const e of events) {
     if (e.type !== "wait-ended") continue;

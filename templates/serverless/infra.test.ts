@@ -7,7 +7,8 @@ import app from "./infra.ts";
 
 let fake: ServedFakeCloudControl;
 beforeEach(async () => {
-  fake = await serveFakeCloudControl({ pollsToFinish: 1 });
+  // Requests finish when first asked about (pollsToFinish: 0), so a test waits on no poller's pauses.
+  fake = await serveFakeCloudControl({ pollsToFinish: 0 });
 });
 afterEach(async () => {
   await fake.stop();

@@ -9,7 +9,7 @@ const indexed = (jobs: readonly { id: string }[], deps: ReadonlyMap<string, stri
 
 describe("the scheduler", () => {
   it("refuses a dependency on a job that does not exist, naming the job", () => {
-    expect(() => new Scheduler([job("a"), job("b")], [[], [5]], { parallel: 1, slot, hooks: { run: async () => {} } })).toThrow("job b depends on job 5, which does not exist");
+    expect(() => new Scheduler([job("a"), job("b")], [[], [5]], { parallel: 1, slot })).toThrow("job b depends on job 5, which does not exist");
   });
 
   it("runs jobs in dependency order, at most `parallel` with a slot at once", async () => {
@@ -18,18 +18,14 @@ describe("the scheduler", () => {
     const log: string[] = [];
     const jobs = ["a", "b", "c", "d"].map((id) => job(id));
     const deps = new Map([["d", ["a", "b", "c"]]]);
-    await new Scheduler(jobs, indexed(jobs, deps), {
-      parallel: 2,
-      slot,
-      hooks: {
-        run: async (j) => {
-          peak = Math.max(peak, ++running);
-          await tick();
-          running--;
-          log.push(j.id);
-        },
+    await new Scheduler(jobs, indexed(jobs, deps), { parallel: 2, slot }).run({
+      run: async (j) => {
+        peak = Math.max(peak, ++running);
+        await tick();
+        running--;
+        log.push(j.id);
       },
-    }).run();
+    });
     expect(peak).toBe(2);
     expect(log.at(-1)).toBe("d");
   });
@@ -39,18 +35,14 @@ describe("the scheduler", () => {
     const peaks: number[] = [];
     let limit = 1;
     const jobs = Array.from({ length: 12 }, (_, i) => job(`j${i}`));
-    await new Scheduler(jobs, [], {
-      parallel: () => limit,
-      slot,
-      hooks: {
-        run: async () => {
-          peaks.push(++running);
-          await tick();
-          running--;
-          limit = 3; // learned during the first job
-        },
+    await new Scheduler(jobs, [], { parallel: () => limit, slot }).run({
+      run: async () => {
+        peaks.push(++running);
+        await tick();
+        running--;
+        limit = 3; // learned during the first job
       },
-    }).run();
+    });
     expect(peaks[0]).toBe(1);
     expect(Math.max(...peaks)).toBe(3);
   });
@@ -58,56 +50,43 @@ describe("the scheduler", () => {
   it("a failure skips only its dependents", async () => {
     const skipped: string[] = [];
     const done: string[] = [];
-    await new Scheduler([job("a"), job("b"), job("c")], [[], [0], []], {
-      parallel: 5,
-      slot,
-      hooks: {
-        run: async (j) => {
-          if (j.id === "a") throw new Error("boom");
-        },
-        succeeded: (j) => done.push(j.id),
-        skipped: (j, r) => skipped.push(`${j.id}:${r.kind}`),
+    await new Scheduler([job("a"), job("b"), job("c")], [[], [0], []], { parallel: 5, slot }).run({
+      run: async (j) => {
+        if (j.id === "a") throw new Error("boom");
       },
-    }).run();
+      succeeded: (j) => done.push(j.id),
+      skipped: (j, r) => skipped.push(`${j.id}:${r.kind}`),
+    });
     expect(done).toEqual(["c"]);
     expect(skipped).toEqual(["b:dependency-failed"]);
   });
 
-  it("after cancel nothing new starts, and a job that stops because of it counts as skipped", async () => {
+  it("once stopStarting aborts nothing new starts, and a job that stops because of it counts as skipped", async () => {
     const cancel = new AbortController();
     const seen: string[] = [];
-    await new Scheduler([job("a"), job("b")], [[], [0]], {
-      parallel: 1,
-      slot,
-      cancel: cancel.signal,
-      hooks: {
-        run: async () => {
-          cancel.abort();
-          throw new Cancelled();
-        },
-        failed: (j) => seen.push(`failed ${j.id}`),
-        skipped: (j, r) => seen.push(`skipped ${j.id} ${r.kind}`),
+    await new Scheduler([job("a"), job("b")], [[], [0]], { parallel: 1, slot, stopStarting: cancel.signal }).run({
+      run: async () => {
+        cancel.abort();
+        throw new Cancelled();
       },
-    }).run();
+      failed: (j) => seen.push(`failed ${j.id}`),
+      skipped: (j, r) => seen.push(`skipped ${j.id} ${r.kind}`),
+    });
     expect(seen).toEqual(["skipped a cancelled", "skipped b cancelled"]);
   });
 
   it("reports a stall when every running job is blocked, and fail() ends them", async () => {
     const blocked = new Set(["a", "b"]);
     const failed: string[] = [];
-    const s: Scheduler<{ id: string; slot: boolean }> = new Scheduler([job("a"), job("b")], [], {
-      parallel: 5,
-      slot,
-      hooks: {
-        run: () => new Promise(() => {}),
-        blocked: (j) => blocked.has(j.id),
-        stalled: (running) => {
-          for (const j of running) s.fail(j.id, new Error("stuck"));
-        },
-        failed: (j, e) => failed.push(`${j.id}: ${(e as Error).message}`),
+    const s = new Scheduler([job("a"), job("b")], [], { parallel: 5, slot });
+    await s.run({
+      run: () => new Promise(() => {}),
+      blocked: (j) => blocked.has(j.id),
+      stalled: (running) => {
+        for (const j of running) s.fail(j.id, new Error("stuck"));
       },
+      failed: (j, e) => failed.push(`${j.id}: ${(e as Error).message}`),
     });
-    await s.run();
     expect(failed.sort()).toEqual(["a: stuck", "b: stuck"]);
   });
 });
@@ -116,7 +95,7 @@ describe("which ready job takes a free slot (no head-of-line blocking)", () => {
   /** Runs `jobs` one slot at a time, each finishing at once, and answers the order slot jobs started in. */
   async function startOrder(jobs: { id: string; slot: boolean }[], deps: Map<string, string[]>): Promise<string[]> {
     const started: string[] = [];
-    await new Scheduler(jobs, indexed(jobs, deps), { parallel: 1, slot, hooks: { started: (j) => j.slot && started.push(j.id), run: async () => {} } }).run();
+    await new Scheduler(jobs, indexed(jobs, deps), { parallel: 1, slot }).run({ started: (j) => j.slot && started.push(j.id), run: async () => {} });
     return started;
   }
 

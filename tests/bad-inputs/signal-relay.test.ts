@@ -24,8 +24,8 @@ describe("Ctrl-C relayed by tsx", () => {
       i.signal();
       at(40);
       i.signal();
-      expect(i.cancel.aborted).toBe(true);
-      expect(i.abort.aborted).toBe(false);
+      expect(i.stopStarting.aborted).toBe(true);
+      expect(i.abandonCalls.aborted).toBe(false);
     } finally {
       i.dispose();
     }
@@ -37,7 +37,7 @@ describe("Ctrl-C relayed by tsx", () => {
       i.signal();
       at(RELAY_WINDOW_MS + 200);
       i.signal();
-      expect(i.abort.aborted).toBe(true);
+      expect(i.abandonCalls.aborted).toBe(true);
       at(RELAY_WINDOW_MS + 230);
       i.signal();
       expect(exits).toEqual([]);
@@ -52,7 +52,7 @@ describe("Ctrl-C relayed by tsx", () => {
       i.signal();
       at(1);
       i.signal();
-      expect(i.abort.aborted).toBe(true);
+      expect(i.abandonCalls.aborted).toBe(true);
     } finally {
       i.dispose();
     }
@@ -68,8 +68,8 @@ describe("Ctrl-C relayed by tsx", () => {
     process.emit("SIGINT");
     const i = new Interrupts(() => {}, () => {}, window, () => 0);
     try {
-      expect(i.cancel.aborted).toBe(true);
-      expect(i.abort.aborted).toBe(stopped);
+      expect(i.stopStarting.aborted).toBe(true);
+      expect(i.abandonCalls.aborted).toBe(stopped);
     } finally {
       i.dispose();
     }

@@ -140,13 +140,13 @@ describe("--json events (schema v1)", () => {
   });
 });
 
-/** The rows of a markdown table under a heading of the README: first cell → the backticked names in the second. */
-function readmeTable(heading: string): Map<string, string[]> {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const start = readme.indexOf(heading);
-  if (start < 0) throw new Error(`README has no "${heading}"`);
+/** The rows of a markdown table under a heading of the CLI reference: first cell → the backticked names in the second. */
+function referenceTable(heading: string): Map<string, string[]> {
+  const reference = readFileSync(new URL("../../docs/reference/cli.md", import.meta.url), "utf8");
+  const start = reference.indexOf(heading);
+  if (start < 0) throw new Error(`docs/reference/cli.md has no "${heading}"`);
   const rows = new Map<string, string[]>();
-  for (const line of readme.slice(start).split("\n").slice(1)) {
+  for (const line of reference.slice(start).split("\n").slice(1)) {
     if (line.startsWith("#")) break;
     const cells = line.split("|").map((c) => c.trim());
     const key = /^`([^`]+)`$/.exec(cells[1] ?? "")?.[1];
@@ -155,18 +155,18 @@ function readmeTable(heading: string): Map<string, string[]> {
   return rows;
 }
 
-describe("the README documents the JSON schema", () => {
+describe("the CLI reference documents the JSON schema", () => {
   const COMMON = ["v", "type", "time", "elapsed_ms"];
 
   it("lists every event type with exactly its fields", () => {
-    const documented = readmeTable("#### JSON events");
+    const documented = referenceTable("### JSON events");
     const actual = new Map(jsonEvent.def.options.map((o) => [String(o.def.shape.type.def.values[0]), Object.keys(o.def.shape).filter((k) => !COMMON.includes(k))]));
     expect([...documented.keys()].sort()).toEqual([...actual.keys()].sort());
     for (const [type, fields] of actual) expect(documented.get(type)?.sort(), type).toEqual(fields.sort());
   });
 
   it("lists every plan step op with exactly its fields", () => {
-    const documented = readmeTable("#### Plan steps in JSON");
+    const documented = referenceTable("### Plan steps in JSON");
     const actual = new Map(jsonStep.def.options.map((o) => [String(o.def.shape.op.def.values[0]), Object.keys(o.def.shape).filter((k) => k !== "op")]));
     expect([...documented.keys()].sort()).toEqual([...actual.keys()].sort());
     for (const [op, fields] of actual) expect(documented.get(op)?.sort(), op).toEqual(fields.sort());

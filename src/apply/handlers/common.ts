@@ -2,12 +2,11 @@ import type { GraphNode } from "../../program/node.js";
 import type { PlanStep } from "../../plan/plan.js";
 import { knownValue, type ResourceValue } from "../../runtime/values.js";
 import { secretKeysWith } from "../../provider/schema.js";
-import type { Props, StateMutation } from "../../state/types.js";
-import { secretValuesOf } from "../../state/secret-walk.js";
+import type { Props, StackState, StateMutation } from "../../state/types.js";
 import type { Urn } from "../../core/urn.js";
-import type { ApplyContext } from "../context.js";
-import type { ObjectFacts } from "../record.js";
-import { redactorOf, taintedKeys } from "../secret-registry.js";
+import type { HandlerContext } from "../context.js";
+import { recordFor, type ObjectFacts } from "../record.js";
+import { taintedKeys } from "../secret-registry.js";
 
 /** The value dependents see once an object exists: its id and outputs, secrets marked. */
 export function valueOf(node: GraphNode | undefined, o: ObjectFacts): ResourceValue {
@@ -24,19 +23,19 @@ export function secretsOf(node: GraphNode | undefined, recorded: readonly string
   return secretKeysWith(node && node.kind !== "wait" ? node.definition.schema : undefined, recorded);
 }
 
+/**
+ * An object adopted by this plan (`import`) is recorded before anything runs: as it is, or for the update
+ * or replace that follows. A step that adopts nothing records nothing here.
+ *
+ * @example const out: StateMutation[] = []; adoptedFirst(step, journal.state, out);
+ */
+export function adoptedFirst(step: Extract<PlanStep, { kind: "same" | "update" | "replace" }>, _state: StackState, out: StateMutation[]): void {
+  if (step.adopt) out.push({ kind: "upsert", resource: recordFor(step.urn, step.type, step.meta, step.adopt) });
+}
+
 /** Removes the record a renamed resource had under its old URN. */
 export function moved(step: { movedFrom?: Urn }): StateMutation[] {
   return step.movedFrom ? [{ kind: "remove", urn: step.movedFrom }] : [];
-}
-
-/** Every secret value a step holds, to mask in messages. */
-export function secretValues(step: PlanStep): unknown[] {
-  return "secretKeys" in step ? secretValuesOf(step) : [];
-}
-
-/** Masks a step's secret values in a message. */
-export function redactorFor(step: PlanStep): (text: string) => string {
-  return redactorOf(secretValues(step));
 }
 
 
@@ -49,7 +48,7 @@ const NO_KEYS = Object.freeze([]) as unknown as string[];
  *
  * @example const o = objectFacts(ctx, result.id, news, result.outputs, secretKeys);
  */
-export function objectFacts(ctx: ApplyContext, id: string, inputs: Props, outputs: Props, secretKeys: readonly string[]): ObjectFacts {
+export function objectFacts(ctx: HandlerContext, id: string, inputs: Props, outputs: Props, secretKeys: readonly string[]): ObjectFacts {
   // No secret inputs: nothing to taint or remember (most objects; four lists a create saved).
   if (secretKeys.length === 0) return { id, inputs, outputs, secretKeys: NO_KEYS };
   const tainted = taintedKeys(outputs, secretKeys.map((k) => inputs[k])).filter((k) => !secretKeys.includes(k));

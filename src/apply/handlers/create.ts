@@ -5,13 +5,14 @@ import type { Action } from "../../plan/actions.js";
 import type { StepMeta } from "../../plan/plan.js";
 import type { ResourceSchema } from "../../provider/schema.js";
 import type { OpContext, Provider, ProviderInstance } from "../../provider/provider.js";
-import type { ApplyContext, Handler } from "../context.js";
+import type { HandlerContext, Handler } from "../context.js";
 import { checkCreated, invoke, type ProviderCall } from "../invoke.js";
 import { inputsFor, type ApplyInputs } from "../inputs.js";
 import { recordFor } from "../record.js";
 import type { DeposedObject, Props, StackState, StateMutation } from "../../state/types.js";
 import type { ObjectFacts } from "../record.js";
-import { objectFacts, redactorFor, valueOf } from "./common.js";
+import { objectFacts, valueOf } from "./common.js";
+import { redactorFor } from "../secret-registry.js";
 
 type CreateAction = Extract<Action, { kind: "create" }>;
 type ReplaceAction = Extract<Action, { kind: "replace" }>;
@@ -29,7 +30,7 @@ interface Created {
 export const create: Handler<CreateAction> = async (action, ctx, node) => {
   const planned = inputsFor(action, ctx, node);
   const inputs = planned instanceof Promise ? await planned : planned; // known as planned: no turn of the event loop
-  const { result, op } = await invoke(ctx, new CreateCall(action, ctx, node, inputs, "create"));
+  const { result, op } = await invoke(ctx.calls, new CreateCall(action, ctx, node, inputs, "create"));
   const object = objectFacts(ctx, result.id, inputs.news, result.outputs, inputs.secretKeys);
   return { op, changes: createdChanges(action.step, inputs.meta, object), value: valueOf(node, object) };
 };
@@ -48,12 +49,12 @@ function createdChanges(step: CreateAction["step"], meta: StepMeta, object: Obje
  */
 export function createObject(
   action: ReplaceAction,
-  ctx: ApplyContext,
+  ctx: HandlerContext,
   node: GraphNode | undefined,
   inputs: ApplyInputs,
   kept: (s: StackState) => { deposed?: DeposedObject[] },
 ): Promise<{ result: Created; op: number }> {
-  return invoke(ctx, new CreateCall(action, ctx, node, inputs, "replace-create", kept));
+  return invoke(ctx.calls, new CreateCall(action, ctx, node, inputs, "replace-create", kept));
 }
 
 /**
@@ -72,7 +73,7 @@ class CreateCall implements ProviderCall<Created> {
 
   constructor(
     readonly action: CreateAction | ReplaceAction,
-    private readonly ctx: ApplyContext,
+    private readonly ctx: HandlerContext,
     node: GraphNode | undefined,
     private readonly inputs: ApplyInputs,
     kind: "create" | "replace-create",

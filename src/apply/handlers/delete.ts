@@ -3,7 +3,7 @@ import type { Action } from "../../plan/actions.js";
 import type { Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { withoutDeposed } from "../record.js";
-import { redactorFor } from "./common.js";
+import { redactorFor } from "../secret-registry.js";
 
 type DeleteAction = Extract<Action, { kind: "delete" }>;
 type ForgetAction = Extract<Action, { kind: "forget" }>;
@@ -12,7 +12,7 @@ type ForgetAction = Extract<Action, { kind: "forget" }>;
 export const deleteObject: Handler<DeleteAction> = async (action, ctx, node) => {
   const { step } = action;
   const provider = ctx.provider(step.type, step.urn);
-  const { op } = await invoke(ctx, {
+  const { op } = await invoke(ctx.calls, {
     action, urn: step.urn, type: step.type,
     journal: { kind: step.deposed ? "delete-deposed" : "delete", id: step.id }, op: "delete",
     timeoutMs: step.prior.timeouts?.delete,

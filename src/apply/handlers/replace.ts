@@ -4,7 +4,8 @@ import { NO_CHANGES, type Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
 import { deposedFrom, recordFor, withoutDeposed } from "../record.js";
-import { moved, objectFacts, redactorFor, valueOf } from "./common.js";
+import { moved, objectFacts, valueOf } from "./common.js";
+import { redactorFor } from "../secret-registry.js";
 import { createObject } from "./create.js";
 
 type ReplaceAction = Extract<Action, { kind: "replace" }>;
@@ -51,7 +52,7 @@ export const deleteReplaced: Handler<DeleteReplacedAction> = async (action, ctx,
   // The replacement turned out to be this very object: there is nothing old to delete.
   if (!step.deleteFirst && ctx.journal.state.resources[step.urn]?.id === step.id) return { changes: NO_CHANGES };
   const provider = ctx.provider(step.type, step.urn, node);
-  const { op } = await invoke(ctx, {
+  const { op } = await invoke(ctx.calls, {
     action, urn: step.urn, type: step.type,
     journal: { kind: "replace-delete", id: step.id }, op: "delete",
     timeoutMs: step.meta.timeouts?.delete ?? step.prior.timeouts?.delete,

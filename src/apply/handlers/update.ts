@@ -7,7 +7,8 @@ import type { Handler } from "../context.js";
 import { invoke } from "../invoke.js";
 import { inputsFor } from "../inputs.js";
 import { recordFor, type ObjectFacts } from "../record.js";
-import { moved, objectFacts, redactorFor, valueOf } from "./common.js";
+import { moved, objectFacts, valueOf } from "./common.js";
+import { redactorFor } from "../secret-registry.js";
 
 type UpdateAction = Extract<Action, { kind: "update" }>;
 
@@ -27,7 +28,7 @@ export const update: Handler<UpdateAction> = async (action, ctx, node) => {
   }
   const provider = ctx.provider(step.type, step.urn, node);
   if (!provider.update) throw new Error(`the provider of ${step.type} cannot update in place (it has no update)`);
-  const { result, op } = await invoke<Props>(ctx, {
+  const { result, op } = await invoke<Props>(ctx.calls, {
     action, urn: step.urn, type: step.type,
     journal: { kind: "update", id: step.id }, op: "update",
     timeoutMs: meta.timeouts?.update,

@@ -2,25 +2,21 @@ import type { GraphNode } from "../../program/node.js";
 import { firstValueFrom } from "rxjs";
 import { isDeepStrictEqual } from "node:util";
 import { UNKNOWN } from "../../core/unknown.js";
-import { knownValue } from "../../runtime/values.js";
+import { knownValue, type ValueResolver } from "../../runtime/values.js";
 import type { Props, StackState, StateMutation } from "../../state/types.js";
 import { secretValuesOf } from "../../state/secret-walk.js";
 import { redactorOf } from "../secret-registry.js";
 import { rootTarget } from "../../wait/wait.js";
 import type { Action } from "../../plan/actions.js";
-import type { ApplyContext, Handler } from "../context.js";
+import type { HandlerContext, Handler } from "../context.js";
 import { Cancelled } from "../scheduler.js";
 import type { WaitRun } from "../../wait/waiter.js";
-import { describeWaitOutcome, waitLabel, type WaitLabel, type WaitOutcome } from "../../wait/outcome.js";
+import { waitLabel, type WaitOutcome } from "../../wait/outcome.js";
+import { waitEnded } from "./wait-ended.js";
 import { heldMark, withHeld } from "../../wait/held.js";
 
 type WaitAction = Extract<Action, { kind: "wait" }>;
 type WaitStep = WaitAction["step"];
-
-/** How a wait is named in messages. */
-export function labelOf(step: WaitStep): WaitLabel {
-  return { label: waitLabel(step.name, step.named), subject: step.subject, until: step.untilText, timeoutMs: step.timeoutMs };
-}
 
 /** The outcome with provider-written text (errors, failure reasons) masked for secret values. */
 function redactOutcome(o: WaitOutcome, redact: (text: string) => string): WaitOutcome {
@@ -30,7 +26,7 @@ function redactOutcome(o: WaitOutcome, redact: (text: string) => string): WaitOu
 }
 
 /** What the poller needs for one wait: the target as it is now (after whatever this run did to it). */
-async function waitRun(action: WaitAction, ctx: ApplyContext, node: GraphNode | undefined): Promise<{ run: WaitRun; redact: (text: string) => string }> {
+async function waitRun(action: WaitAction, ctx: HandlerContext, node: GraphNode | undefined): Promise<{ run: WaitRun; redact: (text: string) => string }> {
   const { step } = action;
   if (node?.kind !== "wait") throw new Error("a wait needs the program that declares it");
   const tv = await firstValueFrom(ctx.scope(action).value(node.wait.target));
@@ -79,10 +75,21 @@ export const waitFor: Handler<WaitAction> = async (action, ctx, node) => {
   if (unmark.length) ctx.journal.mutate(unmark);
   const { outcome: raw, snapshot } = await ctx.poller.wait(run);
   const outcome = redactOutcome(raw, redact);
-  const message = describeWaitOutcome(labelOf(step), outcome);
-  ctx.events.next({ type: "wait-ended", urn: step.urn, name: step.name, outcome, message });
+  const message = waitEnded(ctx.events, step, outcome);
   if (outcome.kind === "cancelled") throw new Cancelled(message);
   if (outcome.kind !== "satisfied") throw new Error(message);
   const target = run.target;
   return { changes: (s: StackState) => heldChanges(s, target, mark, true, snapshot), value: knownValue(target.id, snapshot!, run.secret) };
 };
+
+/**
+ * The value of a wait that does not run (it held on a recorded read and nothing it guards changed): its
+ * target's value, handed on unread. False when the program has no such wait (its value is then unknown).
+ *
+ * @example waitSettled(step, node, values) // true: the node's value follows its target's
+ */
+export function waitSettled(_step: WaitStep, node: GraphNode, values: ValueResolver): boolean {
+  if (node.kind !== "wait") return false;
+  void firstValueFrom(values.value(node.wait.target)).then((v) => values.publish(node, v));
+  return true;
+}

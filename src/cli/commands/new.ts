@@ -30,7 +30,7 @@ export function registerNew(root: Command, ctx: CliContext): void {
       ctx.io.out("Next:");
       // {{run}}: how this Node runs a TypeScript file (`node` where it strips types, else `npx tsx`).
       const next = made.template.next.map((s) => s.replaceAll("{{run}}", typeScriptRunner()));
-      const steps = [...(shown === "." ? [] : [`cd ${shown}`]), "npm install", "npm test # its unit tests: the real engine against mocks", ...next];
+      const steps = [...(shown === "." ? [] : [`cd ${shown}`]), "npm install", "npm test # its unit tests (infra.test.ts): no cloud, no credentials", ...next];
       for (const s of alignComments(steps)) ctx.io.out(`  ${s}`);
     });
 }

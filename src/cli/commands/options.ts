@@ -41,7 +41,7 @@ export function retryDeadlineArg(v: string): Duration {
 }
 
 /** `--json` on a command that streams events. */
-export const jsonOption = () => new Option("--json", "print versioned NDJSON events instead of text (see README: JSON events)");
+export const jsonOption = () => new Option("--json", "print versioned NDJSON events instead of text (see docs/reference/cli.md: JSON events)");
 /** `-y, --yes`. */
 export const yesOption = (what: string) => new Option("-y, --yes", `${what} without asking`);
 /** `--diff`. */

@@ -3,6 +3,7 @@ import { hasChanges } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, yesOption, type PlanFlags } from "./options.js";
 import { readPlanFile } from "../../plan/saved-plan.js";
+import { deletesOrReplaces } from "../../plan/steps/index.js";
 import type { Plan } from "../../plan/plan.js";
 import type { RoundInfo } from "../../stack/options.js";
 import { UsageError } from "../errors.js";
@@ -41,7 +42,7 @@ export function registerUp(root: Command, ctx: CliContext): void {
         // A later round's plan follows the stack's note that says which round it is.
         run.showPlan(plan, o.diff ?? false, { refreshed: (o.refresh ?? false) && round === 1 });
         // Later rounds were agreed to with the first: asked again only when they delete or replace something.
-        if (round > 1 && !plan.steps.some((s) => s.kind === "delete" || s.kind === "replace")) return hasChanges(plan);
+        if (round > 1 && !plan.steps.some(deletesOrReplaces)) return hasChanges(plan);
         return ctx.confirm(cmd, plan, o, round > 1 ? `Round ${round} deletes or replaces resources. Apply it to stack "${plan.stack}"?` : `Apply these changes to stack "${plan.stack}"?`);
       };
       if (o.plan && (o.target?.length || o.replace?.length || o.refresh || o.refreshOnly)) {

@@ -39,7 +39,7 @@ const counts = z.strictObject(Object.fromEntries(stepKinds().flatMap((k) => (k.c
 
 /**
  * Every event `--json` prints, one per line (NDJSON). `preview`, `up`, `destroy` and `refresh` stream
- * them; the README's "JSON events" table documents the same fields, and a test keeps the two in step.
+ * them; the "JSON events" table of docs/reference/cli.md documents the same fields, and a test keeps the two in step.
  */
 export const jsonEvent = z.discriminatedUnion("type", [
   z.strictObject({

@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
 import type { Colors } from "../../core/colors.js";
 import { doing, elapsedText, shortName } from "../render/events.js";
+import { actionKind } from "../../plan/steps/index.js";
 import { HumanReporter, type Sink } from "./reporter.js";
 import type { RunningStep } from "./running.js";
 
@@ -113,7 +114,7 @@ export class LiveReporter extends HumanReporter {
   private line(s: RunningStep, columns: number): string {
     const spin = this.c.cyan(FRAMES[this.frame]!);
     const elapsed = elapsedText(this.now() - s.startedAt);
-    const head = s.kind === "wait" ? `${spin} ${this.c.blue(">")} ${s.name}  waiting ${elapsed}` : `${spin} ${doing(s.kind)} ${shortName(s.urn)}  ${this.c.dim(elapsed)}`;
+    const head = actionKind(s.kind).polls ? `${spin} ${this.c.blue(">")} ${s.name}  waiting ${elapsed}` : `${spin} ${doing(s.kind)} ${shortName(s.urn)}  ${this.c.dim(elapsed)}`;
     if (!s.status) return head;
     // The observed values are what gets cut when the line is wider than the terminal (a wrapped line breaks redrawing).
     const room = columns - 1 - stripVTControlCharacters(head).length - 2;

@@ -1,5 +1,6 @@
 import type { Colors } from "../../core/colors.js";
 import { doing, elapsedText, shortName } from "../render/events.js";
+import { actionKind } from "../../plan/steps/index.js";
 import { HumanReporter, type Sink } from "./reporter.js";
 import type { RunningStep } from "./running.js";
 
@@ -44,7 +45,8 @@ export class PlainReporter extends HumanReporter {
     for (const s of this.running.list()) {
       if (now - s.lastLineAt < KEEP_ALIVE_MS) continue;
       s.lastLineAt = now;
-      const what = s.kind === "wait" ? `waiting for ${s.name}` : `${doing(s.kind)} ${shortName(s.urn)}`;
+      // A wait is told by its own name ("waiting for issued"), any other step by its resource's.
+      const what = `${doing(s.kind)} ${actionKind(s.kind).polls ? s.name : shortName(s.urn)}`;
       this.print(this.c.dim(`… still ${what}… [${elapsedText(now - s.startedAt)} elapsed]${s.status ? `  (${s.status})` : ""}`));
     }
   }

@@ -2,6 +2,7 @@ import type { EngineEvent } from "../../apply/events.js";
 import type { Colors } from "../../core/colors.js";
 import { diagnosticLine, failedLines, retryingLine, skippedLine, succeededLine, summaryLine, waitEndedLine } from "../render/events.js";
 import { RunningSteps, type RunningStep } from "./running.js";
+import { actionKind } from "../../plan/steps/index.js";
 
 /** Where progress goes: stdout and stderr, one line (or block) at a time. */
 export interface Sink {
@@ -48,7 +49,7 @@ export abstract class HumanReporter implements Reporter {
         this.running.finished(e.urn, e.kind);
         this.onFinished();
         // A wait's end is told by its wait-ended line, with what it observed.
-        if (e.kind === "wait") return;
+        if (actionKind(e.kind).polls) return;
         if (e.type === "step-succeeded") return this.print(succeededLine(e, this.c));
         if (e.type === "step-failed") return this.print(failedLines(e, this.command, this.c).join("\n"), "err");
         return this.print(skippedLine(e, this.c));

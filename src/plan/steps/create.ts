@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import type { Urn } from "../../core/urn.js";
 import type { Props } from "../../state/types.js";
 import { valueLines } from "./attribute-lines.js";
-import { actionId, alwaysChanges, addFields, jsonBase, jsonParts, jsonProps, planParts, plainAction, whyLines, type ActionSpec, type StepBase, type StepKindSpec, type StepMeta } from "./step-parts.js";
+import { actionId, alwaysChanges, addFields, jsonBase, jsonParts, jsonProps, planParts, plainAction, whyLines, type ActionSpec, type StepBase, type StepKindSpec, type StepMeta, type ActionBase } from "./step-parts.js";
 
 /** A resource not in state: its object is made. */
 export interface CreateStep extends StepBase {
@@ -15,13 +15,7 @@ export interface CreateStep extends StepBase {
 }
 
 /** Making the new object. */
-export interface CreateAction {
-  id: string;
-  kind: "create";
-  step: CreateStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type CreateAction = ActionBase<"create", CreateStep>;
 
 /** A create as a saved plan holds it. */
 export const createSchema = z.object({ ...planParts.base, kind: z.literal("create"), news: planParts.props, secretKeys: planParts.names, meta: planParts.meta, movedFrom: z.optional(planParts.urn) });
@@ -33,6 +27,7 @@ export const createJson = z.strictObject({ ...jsonParts.base, op: z.literal("cre
 export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof createJson>> = {
   ...alwaysChanges,
   kind: "create",
+  deletesOrReplaces: false,
   countText: (n) => `${n} to create`,
   actions: (step) => [{ id: actionId(step, "create"), kind: "create", step, index: -1 }],
   decision: (step) => `not in state${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}`,
@@ -50,6 +45,7 @@ export const createAction: ActionSpec<CreateAction> = {
   kind: "create",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: true,
   releases: false,
   deletesObject: false,

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import type { Props } from "../../state/types.js";
 import { valueLines } from "./attribute-lines.js";
 import { actionId, alwaysChanges, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
-import type { ActionSpec, DataLoss, DetailOptions, PlanView, PriorObject, StepBase, StepKindSpec } from "./step-parts.js";
+import type { ActionBase, ActionSpec, DataLoss, DetailOptions, PlanView, PriorObject, StepBase, StepKindSpec } from "./step-parts.js";
 import { dataLossLine, deleteLossText } from "./data-loss-text.js";
 
 /** An object no longer declared (or left deposed by an interrupted replace): deleted, or forgotten with `retainOnDelete`. */
@@ -22,22 +22,10 @@ export interface DeleteStep extends StepBase {
 }
 
 /** Deleting the object. */
-export interface DeleteAction {
-  id: string;
-  kind: "delete";
-  step: DeleteStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type DeleteAction = ActionBase<"delete", DeleteStep>;
 
 /** Forgetting the object (`retainOnDelete`): its record goes, the cloud object stays. */
-export interface ForgetAction {
-  id: string;
-  kind: "forget";
-  step: DeleteStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type ForgetAction = ActionBase<"forget", DeleteStep>;
 
 /** A delete as a saved plan holds it. */
 export const deleteSchema = z.object({
@@ -66,6 +54,7 @@ function details(step: DeleteStep, plan: PlanView, declared: readonly string[], 
 export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z.infer<typeof deleteJson>> = {
   ...alwaysChanges,
   kind: "delete",
+  deletesOrReplaces: true,
   countText: (n) => `${n} to delete`,
   actions: (step) => {
     const id = actionId(step, step.deposed ? `deposed:${step.id}` : "delete");
@@ -87,6 +76,7 @@ export const deleteAction: ActionSpec<DeleteAction> = {
   kind: "delete",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: false,
   releases: true,
   deletesObject: true,
@@ -103,6 +93,7 @@ export const forgetAction: ActionSpec<ForgetAction> = {
   kind: "forget",
   callsProvider: false,
   slot: true,
+  polls: false,
   makesValue: false,
   releases: true,
   deletesObject: false,

@@ -144,6 +144,14 @@ export function acts(step: PlanStep): boolean {
 }
 
 /**
+ * True when a step deletes or replaces an object (see `StepKindSpec.deletesOrReplaces`).
+ * @example deletesOrReplaces(replaceStep) // true; deletesOrReplaces(updateStep) // false
+ */
+export function deletesOrReplaces(step: PlanStep): boolean {
+  return stepKindOf(step).deletesOrReplaces;
+}
+
+/**
  * `plan <kind> <urn>: <why>`, one plan decision as a line of the debug trace. Names and keys only, never
  * values (the trace is redacted too, but values have no place in it).
  *

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { Props } from "../../state/types.js";
 import { actionId, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
-import type { ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
+import type { ActionBase, ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
 
 /** A lookup (`Type.get(…)`): read while planning, or during apply when its id or query waits for changes. */
 export interface ReadStep extends StepBase {
@@ -14,13 +14,7 @@ export interface ReadStep extends StepBase {
 }
 
 /** Reading the object during apply. */
-export interface ReadAction {
-  id: string;
-  kind: "read";
-  step: ReadStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type ReadAction = ActionBase<"read", ReadStep>;
 
 /** A read as a saved plan holds it. */
 export const readSchema = z.object({ ...planParts.base, kind: z.literal("read"), id: z.string(), deferred: z.boolean(), outputs: z.optional(planParts.props) });
@@ -33,6 +27,7 @@ const why = (step: ReadStep) => (step.deferred ? "read during apply (its inputs 
 /** The read step kind. */
 export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJson>> = {
   kind: "read",
+  deletesOrReplaces: false,
   changing: (step) => step.deferred,
   // A read changes nothing by itself: it only runs around changes.
   changes: () => false,
@@ -55,6 +50,7 @@ export const readAction: ActionSpec<ReadAction> = {
   kind: "read",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: true,
   releases: false,
   deletesObject: false,

@@ -4,7 +4,7 @@ import type { ProviderRecord } from "../../state/types.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
 import { actionId, alwaysChanges, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
-import type { ActionSpec, ChangeStepFields, DataLoss, DetailOptions, PlanView, ReplaceReason, StepKindSpec } from "./step-parts.js";
+import type { ActionBase, ActionSpec, ChangeStepFields, DataLoss, DetailOptions, PlanView, ReplaceReason, StepKindSpec } from "./step-parts.js";
 import { dataLossLine, replaceLossText } from "./data-loss-text.js";
 
 /** A resource whose object is replaced: a new one is made and the old one deleted, in the order `deleteFirst` says. */
@@ -28,22 +28,10 @@ export interface ReplaceStep extends ChangeStepFields {
 }
 
 /** Making the replacement. */
-export interface ReplaceAction {
-  id: string;
-  kind: "replace";
-  step: ReplaceStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type ReplaceAction = ActionBase<"replace", ReplaceStep>;
 
 /** Deleting the replaced object. */
-export interface DeleteReplacedAction {
-  id: string;
-  kind: "delete-replaced";
-  step: ReplaceStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type DeleteReplacedAction = ActionBase<"delete-replaced", ReplaceStep>;
 
 const REASONS = ["attributes", "tainted", "requested", "replaceOnChanges", "provider", "dependency", "triggered"] as const satisfies readonly ReplaceReason[];
 
@@ -116,6 +104,7 @@ function label(step: ReplaceStep): string {
 export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplacedAction, z.infer<typeof replaceJson>> = {
   ...alwaysChanges,
   kind: "replace",
+  deletesOrReplaces: true,
   countText: (n) => `${n} to replace`,
   // keepOld: the old object stays deposed, for the plan of a later round to delete.
   actions: (step) => [
@@ -143,6 +132,7 @@ export const replaceAction: ActionSpec<ReplaceAction> = {
   kind: "replace",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: true,
   releases: false,
   deletesObject: false,
@@ -159,6 +149,7 @@ export const deleteReplacedAction: ActionSpec<DeleteReplacedAction> = {
   kind: "delete-replaced",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: false,
   releases: true,
   deletesObject: true,

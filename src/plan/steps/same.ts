@@ -29,6 +29,7 @@ function why(step: SameStep): string | undefined {
 /** The unchanged step kind. */
 export const sameStep: StepKindSpec<SameStep, never, z.infer<typeof sameJson>> = {
   kind: "same",
+  deletesOrReplaces: false,
   changing: () => false,
   changes: recordChanges,
   listed: recordChanges,

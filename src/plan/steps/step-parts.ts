@@ -140,6 +140,12 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   changing(step: S): boolean;
   /** It changes cloud objects or state records (reads and waits never do by themselves). */
   changes(step: S): boolean;
+  /**
+   * It deletes or replaces an object (a delete, even of a `retainOnDelete` object; a replace, even one whose
+   * old object waits for a later round). Later rounds of `up` are confirmed again for such steps, and only
+   * their actions add the edges that could close a cycle in the action graph.
+   */
+  readonly deletesOrReplaces: boolean;
   /** It has a line in the printed plan (an unchanged resource has none unless it moves or is adopted). */
   listed(step: S): boolean;
   /** It counts in the plan's count line and `--json` counts. */
@@ -159,6 +165,11 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   line?: (step: S, c: Colors) => string;
   /** Its name in plans, tests and `--json` when not its resource's name (a wait's display name). */
   displayName?: (step: S) => string;
+  /**
+   * Why it will not run although the program declares it (a wait that held on a recorded read, nothing it
+   * guards changed); undefined when it runs. Test results list such a step among the waits, `not-needed`.
+   */
+  notNeeded?: (step: S) => string | undefined;
   /** It as a changing dependency in another step's reason (default: `<name>, which <verb>`). */
   asDependency?: (step: S) => string;
   /** Why it is in the plan, in words; undefined when it speaks for itself. */
@@ -305,11 +316,18 @@ export const jsonParts = {
   dataLoss: z.optional(z.strictObject({ allowed: z.boolean() })),
 };
 
-/** One action of a step: what the scheduler runs and a handler carries out. */
-export interface ActionBase {
+/**
+ * One action of a step: what the scheduler runs and a handler carries out. Every action kind is this, with
+ * its kind and the step it comes from.
+ *
+ * @example export type CreateAction = ActionBase<"create", CreateStep>;
+ */
+export interface ActionBase<K extends string = string, S extends StepBase = StepBase> {
+  /** `<urn>#<suffix>` (see {@link actionId}). */
   id: string;
-  kind: string;
-  step: StepBase;
+  kind: K;
+  step: S;
+  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
   index: number;
 }
 
@@ -328,6 +346,11 @@ export interface ActionSpec<A extends ActionBase> {
   callsProvider: boolean;
   /** It takes one of the `--parallel` slots (waits mostly sleep, so they take none). */
   slot: boolean;
+  /**
+   * It polls until a condition holds (a wait): progress shows it under its display name with what it last
+   * observed (`wait-polled`), and its end is told by `wait-ended`, not by a step line.
+   */
+  polls: boolean;
   /** After it the node's new value is known (its dependents may start). */
   makesValue: boolean;
   /** After it the step's old object no longer references anything (it was updated or deleted). */

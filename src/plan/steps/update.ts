@@ -4,7 +4,7 @@ import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
 import { referenceWhy } from "./stack-reasons.js";
 import { actionId, alwaysChanges, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
-import type { ActionSpec, ChangeStepFields, PlanView, StepKindSpec } from "./step-parts.js";
+import type { ActionBase, ActionSpec, ChangeStepFields, PlanView, StepKindSpec } from "./step-parts.js";
 
 /** A resource whose object is changed in place. */
 export interface UpdateStep extends ChangeStepFields {
@@ -12,13 +12,7 @@ export interface UpdateStep extends ChangeStepFields {
 }
 
 /** Changing the object in place. */
-export interface UpdateAction {
-  id: string;
-  kind: "update";
-  step: UpdateStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type UpdateAction = ActionBase<"update", UpdateStep>;
 
 /** An update as a saved plan holds it. */
 export const updateSchema = z.object({ ...planParts.base, kind: z.literal("update"), ...changeParts });
@@ -35,6 +29,7 @@ function why(step: UpdateStep, plan: PlanView): string | undefined {
 export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof updateJson>> = {
   ...alwaysChanges,
   kind: "update",
+  deletesOrReplaces: false,
   countText: (n) => `${n} to update`,
   actions: (step) => [{ id: actionId(step, "update"), kind: "update", step, index: -1 }],
   decision: (step) => `changed ${step.changed.join(", ")}${keysText("drifted", step.drift)}${step.adopt ? "; adopts an existing object" : ""}`,
@@ -52,6 +47,7 @@ export const updateAction: ActionSpec<UpdateAction> = {
   kind: "update",
   callsProvider: true,
   slot: true,
+  polls: false,
   makesValue: true,
   releases: true,
   deletesObject: false,

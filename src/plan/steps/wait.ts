@@ -4,7 +4,7 @@ import { nameOf } from "../../core/urn.js";
 import type { Predicate } from "../../core/predicate.js";
 import { formatDuration } from "../../core/duration.js";
 import { actionId, addFields, jsonBase, jsonParts, planParts, plainAction } from "./step-parts.js";
-import type { ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
+import type { ActionBase, ActionSpec, StepBase, StepKindSpec } from "./step-parts.js";
 
 /** A `wait(…)`: it polls its target until `until` holds, and gates what reads it. It has no row in state. */
 export interface WaitStep extends StepBase {
@@ -36,13 +36,7 @@ export interface WaitStep extends StepBase {
 }
 
 /** Polling the target until the wait ends. */
-export interface WaitAction {
-  id: string;
-  kind: "wait";
-  step: WaitStep;
-  /** Its place in the apply's list of actions (set by `buildActionGraph`; -1 before): run state is kept in arrays by it. */
-  index: number;
-}
+export type WaitAction = ActionBase<"wait", WaitStep>;
 
 /** A wait as a saved plan holds it. */
 export const waitSchema = z.object({
@@ -71,6 +65,7 @@ function lines(step: WaitStep): string[] {
 /** The wait step kind. */
 export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJson>> = {
   kind: "wait",
+  deletesOrReplaces: false,
   changing: (step) => step.needed,
   // A wait changes nothing by itself: it only runs around changes.
   changes: () => false,
@@ -87,6 +82,7 @@ export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJso
     return step.needed ? c.blue(text) : c.dim(`${text}  not needed`);
   },
   displayName: (step) => step.name,
+  notNeeded: (step) => (step.needed ? undefined : step.why),
   asDependency: (step) => `${step.name} (a wait that runs)`,
   why: (step) => (step.needed ? step.why : undefined),
   details: (step, _plan, declared, o) => (step.needed ? [...lines(step), ...declared].map(o.colors.dim) : []),
@@ -103,6 +99,7 @@ export const waitAction: ActionSpec<WaitAction> = {
   callsProvider: false,
   // Waits mostly sleep between reads: they take no `--parallel` slot.
   slot: false,
+  polls: true,
   makesValue: true,
   releases: false,
   deletesObject: false,

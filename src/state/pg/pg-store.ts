@@ -4,7 +4,7 @@ import { headLine } from "../journal-format.js";
 import { recordLines } from "../remote-journal.js";
 import { LockCompromisedError, type LockHolder, type StackLock, type UnlockResult } from "../lock-holder.js";
 import { SpillConflictError } from "../spill.js";
-import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreContext, type StoreNames } from "../store.js";
+import { EncryptionExistsError, type ConfigStorage, type EncryptionStorage, type JournalPrep, type JournalStorage, type SnapshotText, type StoreCatalog, type StoreContext, type StoreHistory, type StoreLocker, type StoreNames, type StoreReader, type StoreTransfer, type StoreWriter } from "../store.js";
 import { withRetry } from "../net/retry.js";
 import { connectPg, inTransaction, isPgTransient, pgRetry, type PgTarget } from "./pg-connection.js";
 import { PgJournalStorage } from "./pg-journal.js";
@@ -24,7 +24,7 @@ import { ident } from "./pg-schema.js";
  *
  * @example const store = new PgStore(parsePgUrl("postgres://ci@db/infra"), { stack: "prod", project: "web" });
  */
-export class PgStore implements StateStore, PgPlace {
+export class PgStore implements StoreReader, StoreWriter, StoreLocker, StoreHistory, ConfigStorage, EncryptionStorage, StoreCatalog, StoreTransfer, PgPlace {
   readonly names: StoreNames;
   /** The connection holding the stack lock, while a run holds it. */
   session: PgSession | undefined;

@@ -3,7 +3,7 @@ import { parseConfigText, serializeConfig } from "../config-store.js";
 import { headLine } from "../journal-format.js";
 import { recordLines } from "../remote-journal.js";
 import type { LockHolder, StackLock, UnlockResult } from "../lock-holder.js";
-import { EncryptionExistsError, type JournalPrep, type JournalStorage, type SnapshotText, type StateStore, type StoreContext, type StoreNames } from "../store.js";
+import { EncryptionExistsError, type ConfigStorage, type EncryptionStorage, type JournalPrep, type JournalStorage, type SnapshotText, type StoreCatalog, type StoreContext, type StoreHistory, type StoreLocker, type StoreNames, type StoreReader, type StoreTransfer, type StoreWriter } from "../store.js";
 import { S3JournalStorage, batchKey, parseBatchKey } from "./s3-journal.js";
 import { SpillConflictError } from "../spill.js";
 import { lockS3Stack, readS3LockHolder, unlockS3Stack } from "./s3-lock.js";
@@ -31,7 +31,7 @@ import { UserError } from "../../core/diagnostic.js";
  *
  * @example const store = new S3Store(parseS3Url("s3://acme-state/cairn?region=eu-west-1"), { stack: "prod", project: "web" });
  */
-export class S3Store implements StateStore, S3Place {
+export class S3Store implements StoreReader, StoreWriter, StoreLocker, StoreHistory, ConfigStorage, EncryptionStorage, StoreCatalog, StoreTransfer, S3Place {
   readonly names: StoreNames;
   readonly objects: S3Objects;
   /** The lease while this store holds the stack lock. */

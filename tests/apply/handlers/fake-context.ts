@@ -1,13 +1,13 @@
-// An ApplyContext for calling one action handler directly: a journal that records what it is told, one
+// A HandlerContext for calling one action handler directly: a journal that records what it is told, one
 // provider for every type, the program's nodes when a test has any, and a real value resolver, secret
 // registry and call slots.
 import type { Urn } from "../../../src/core/urn.js";
-import type { ActionResult, ApplyContext, Handler } from "../../../src/apply/context.js";
+import type { ActionResult, CallContext, HandlerContext, Handler } from "../../../src/apply/context.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
 import { InFlight } from "../../../src/apply/in-flight.js";
 import { SecretRegistry } from "../../../src/apply/secret-registry.js";
 import type { Action } from "../../../src/plan/actions.js";
-import type { Plan, StepMeta } from "../../../src/plan/plan.js";
+import type { StepMeta } from "../../../src/plan/plan.js";
 import type { GraphNode } from "../../../src/program/node.js";
 import type { Clock, Provider } from "../../../src/provider/provider.js";
 import { ValueResolver } from "../../../src/runtime/values.js";
@@ -60,8 +60,11 @@ export function recorded(name: string, over: Partial<ResourceState> = {}): Resou
   return { urn: urnOf(name), type: "test:Db", id: `${name}-1`, inputs: {}, outputs: {}, deps: [], ...over };
 }
 
+/** A handler's context, with the lookup of the program's nodes the executor makes for each action. */
+export type TestContext = HandlerContext & { node(urn: Urn): GraphNode | undefined };
+
 export interface FakeRun {
-  ctx: ApplyContext;
+  ctx: TestContext;
   journal: RecordingJournal;
   events: EngineEvent[];
   values: ValueResolver;
@@ -72,7 +75,7 @@ export interface FakeRun {
 }
 
 /**
- * An ApplyContext around `provider` (used for every type). `poller` answers waits; `nodes` are the
+ * A HandlerContext around `provider` (used for every type). `poller` answers waits; `nodes` are the
  * program's (a read and a wait need theirs).
  */
 export function fakeContext(opts: { provider?: Partial<Provider<Props, Props>>; state?: StackState; nodes?: readonly GraphNode[]; poller?: (run: WaitRun) => Promise<WaitResult> } = {}): FakeRun {
@@ -83,17 +86,12 @@ export function fakeContext(opts: { provider?: Partial<Provider<Props, Props>>; 
   const values = new ValueResolver();
   const clock: Clock = { now: () => Date.now(), sleep: async () => {} };
   const provider = { read: async () => undefined, delete: async () => {}, create: async () => ({ id: "made", outputs: {} }), ...opts.provider } as Provider<Props, Props>;
-  const ctx: ApplyContext = {
-    plan: {} as Plan,
+  const sink = { next: (e: EngineEvent) => void events.push(e) };
+  const calls: CallContext = {
     journal,
-    values,
-    events: { next: (e) => void events.push(e) },
-    secrets: new SecretRegistry(),
-    poller: { wait: opts.poller ?? (() => Promise.reject(new Error("no poller in this test"))) } as unknown as WaitPoller,
+    events: sink,
     clock,
-    cancel: undefined,
-    abort: undefined,
-    stuck: undefined,
+    signals: {},
     opContext: (_urn, o) => (budgets.push(o.timeoutMs), {
       signal: o.signal === undefined || o.signal instanceof AbortSignal ? (o.signal as AbortSignal) : o.signal.signal,
       log: { info: () => {}, warn: () => {} },
@@ -108,6 +106,13 @@ export function fakeContext(opts: { provider?: Partial<Provider<Props, Props>>; 
     inFlight: new InFlight([], 4),
     calling: (a: Action) => void calling.push(a.id),
     waiting: () => {},
+  };
+  const ctx: TestContext = {
+    calls,
+    journal,
+    events: sink,
+    secrets: new SecretRegistry(),
+    poller: { wait: opts.poller ?? (() => Promise.reject(new Error("no poller in this test"))) } as unknown as WaitPoller,
     node: (urn) => opts.nodes?.find((n) => n.urn === urn),
     provider: () => provider,
     instance: () => undefined,
@@ -127,6 +132,6 @@ export function changesFrom(result: { changes: StateMutation[] | ((s: StackState
  *
  * @example const create = asRun(createHandler); await create(action, run.ctx);
  */
-export function asRun<A extends Action>(handler: Handler<A>): (action: A, ctx: ApplyContext) => Promise<ActionResult> {
+export function asRun<A extends Action>(handler: Handler<A>): (action: A, ctx: TestContext) => Promise<ActionResult> {
   return (action, ctx) => handler(action, ctx, ctx.node(action.step.urn));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { labelOf, waitFor as waitForHandler } from "../../../src/apply/handlers/wait.js";
+import { waitFor as waitForHandler } from "../../../src/apply/handlers/wait.js";
+import { labelOf } from "../../../src/apply/handlers/wait-ended.js";
 import { Cancelled } from "../../../src/apply/scheduler.js";
 import type { EngineEvent } from "../../../src/apply/events.js";
 import { Program } from "../../../src/entry/program.js";

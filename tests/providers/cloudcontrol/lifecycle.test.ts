@@ -15,7 +15,7 @@ let fake: ServedFakeCloudControl;
 let aws: Provider;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "cairn-cc-"));
-  fake = await serveFakeCloudControl();
+  fake = await serveFakeCloudControl({ pollsToFinish: 0 }); // requests finish when first asked about: no poller pauses
   aws = new Provider(`fake-${Math.random().toString(36).slice(2)}`, { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" } });
 });
 afterEach(async () => {
@@ -83,7 +83,7 @@ describe("checks, refusals and default tags on Cloud Control types", () => {
 
   it("a type Cloud Control does not support fails with what to do, and nothing is recorded", async () => {
     await fake.stop();
-    fake = await serveFakeCloudControl({ unsupported: ["AWS::SQS::Queue"] });
+    fake = await serveFakeCloudControl({ pollsToFinish: 0, unsupported: ["AWS::SQS::Queue"] });
     aws = new Provider(`fake-${Math.random().toString(36).slice(2)}`, { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" } });
     const stack = stackOf(() => void new Queue("jobs", { queueName: "jobs" }));
     const r = await stack.up();
@@ -127,7 +127,7 @@ describe("waits on many objects of one type", () => {
 describe("a throttling Cloud Control", () => {
   it("is retried: every third call refused with ThrottlingException, and the program still converges to one object each", async () => {
     await fake.stop();
-    fake = await serveFakeCloudControl({ throttleEvery: 3, pollsToFinish: 1 });
+    fake = await serveFakeCloudControl({ throttleEvery: 3, pollsToFinish: 0 });
     aws = new Provider(`throttled-${Math.random().toString(36).slice(2)}`, { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" } });
     const stack = stackOf(() => {
       for (let i = 0; i < 4; i++) new Queue(`q${i}`, { queueName: `q${i}` });

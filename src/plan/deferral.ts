@@ -1,25 +1,68 @@
 import { firstValueFrom } from "rxjs";
 import type { GraphNode, ResourceNode } from "../program/node.js";
-import type { Deferral } from "../program/deferral.js";
-import type { Deferrals } from "./deferrals.js";
+import type { Deferral, Origin, PlanningHooks } from "../program/deferral/deferral.js";
 import type { Urn } from "../core/urn.js";
 import { nameOf } from "../core/urn.js";
 import type { ResourceState, StackState } from "../state/types.js";
-import { unknownValue } from "../runtime/values.js";
+import { unknownValue, type ResourceValue } from "../runtime/values.js";
 import type { DeferredPart, PlanStep } from "./plan.js";
-import type { PlanContext } from "./context.js";
 import type { ResolvedInputs } from "../runtime/resolve-inputs.js";
 import type { Resolver } from "../program/resolver.js";
 import { resolveDeep } from "../program/output.js";
+
+// Deferral while planning, all of it: what a pass learns of parts it must leave for a later round of `up`,
+// the nodes it leaves, the objects it keeps, and the plan's deferred parts made of them.
+
+/**
+ * What one planning pass learns about the parts it must leave for a later round: callbacks that declare
+ * resources but whose value is unknown yet, the program nodes that read their results, and the values
+ * callbacks could not run on at all (what they declared in an earlier run is kept, not deleted).
+ *
+ * @example const d = new Deferrals(); const resolver = new ValueResolver(poke, d.hooks());
+ */
+export class Deferrals {
+  /** Program nodes deferred, with the values they wait for. */
+  readonly nodes = new Map<GraphNode, readonly Deferral[]>();
+  /** Callbacks that declare resources (found by a run on stand-ins), each once. */
+  readonly declaring = new Set<Deferral>();
+  /** Resources whose values a callback could not run on in this plan. */
+  readonly unknownOn = new Set<Urn>();
+  /** Values whose callbacks could not run on stand-ins (what they declare, if anything, is not known). */
+  readonly unforeseen = new Set<string>();
+
+  /** The hooks the planner's resolver reports callbacks on unknown values to. */
+  hooks(): PlanningHooks {
+    return {
+      unknownApply: (origin: Origin, deferral: Deferral | undefined, unforeseen?: boolean) => {
+        for (const n of origin.on) this.unknownOn.add(n.urn);
+        if (deferral) this.declaring.add(deferral);
+        if (unforeseen) this.unforeseen.add(origin.waitsFor);
+      },
+    };
+  }
+}
 
 /**
  * Leaves a node for a later round: no step, and a deferred value, so whatever reads it is deferred too.
  *
  * @example if (resolved.deferred) return deferNode(node, resolved.deferred, ctx);
  */
-export function deferNode(node: GraphNode, deferrals: readonly Deferral[], ctx: PlanContext): void {
+export function deferNode(node: GraphNode, deferrals: readonly Deferral[], ctx: DeferringPass): void {
   ctx.deferrals.nodes.set(node, deferrals);
   ctx.publish(node, { ...unknownValue(), deferred: deferrals });
+}
+
+/**
+ * What deferring a node needs of a planning pass: a `PlanContext` is one (named by its parts here, as the
+ * context's file imports this one).
+ *
+ * @example deferNode(node, deferrals, ctx) // ctx: PlanContext
+ */
+export interface DeferringPass {
+  /** What this pass leaves for a later round. */
+  readonly deferrals: Deferrals;
+  /** Publishes a node's planned value to what reads it. */
+  publish(node: GraphNode, value: ResourceValue): void;
 }
 
 /**
@@ -69,8 +112,8 @@ export function deferredParts(d: Deferrals, kept: readonly ResourceState[]): Def
 async function resolveDependsOn(node: GraphNode, scope: Resolver): Promise<{ deps: readonly ResourceNode[]; deferred: Deferral[] }> {
   if (!node.dependsOnValues) return { deps: [], deferred: [] };
   const s = await firstValueFrom(resolveDeep(node.dependsOnValues, scope, "strict"));
-  if (s.deferred) return { deps: s.deps, deferred: [...s.deferred] };
-  if (s.known || !s.unrun) return { deps: s.deps, deferred: [] };
+  if (s.deferral?.deferrals) return { deps: s.deps, deferred: [...s.deferral.deferrals] };
+  if (s.known || !s.deferral?.unrun) return { deps: s.deps, deferred: [] };
   return { deps: s.deps, deferred: [{ waitsFor: `the dependsOn outputs of "${node.name}"`, on: s.deps.map((d) => d.urn), declares: [] }] };
 }
 
@@ -91,15 +134,16 @@ export function withDependsOnValues(node: GraphNode, r: ResolvedInputs | Promise
 }
 
 /**
- * The deferrals among a node's dependencies' values and its `dependsOn` outputs (a wait or lookup is
- * deferred when any is), with the resources those outputs hold beyond `deps`.
+ * The deferrals of a wait or lookup (deferred when there is any): `own` (its target's or id's value's), then
+ * those among its dependencies' values and its `dependsOn` outputs; with the resources those outputs hold
+ * beyond `deps`.
  *
- * @example const { deferred, extra } = await dependencyDeferrals(node, deps, scope);
+ * @example const { deferred, extra } = await dependencyDeferrals(node, deps, scope, target.deferred);
  */
-export async function dependencyDeferrals(node: GraphNode, deps: readonly GraphNode[], scope: Resolver): Promise<{ deferred: Deferral[]; extra: GraphNode[] }> {
+export async function dependencyDeferrals(node: GraphNode, deps: readonly GraphNode[], scope: Resolver, own: readonly Deferral[] = []): Promise<{ deferred: Deferral[]; extra: GraphNode[] }> {
   const states = await Promise.all(deps.map((d) => firstValueFrom(scope.whole(d))));
   const late = await resolveDependsOn(node, scope);
-  const deferred = [...states.flatMap((s) => s.deferred ?? []), ...late.deferred];
+  const deferred = [...own, ...states.flatMap((s) => s.deferral?.deferrals ?? []), ...late.deferred];
   const extra = late.deps.filter((d): d is GraphNode => d !== node && d.kind !== "component" && !deps.includes(d as GraphNode));
   return { deferred, extra: [...new Set(extra)] };
 }

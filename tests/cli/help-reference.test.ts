@@ -5,8 +5,14 @@ import { buildCli } from "../../src/cli/cli.js";
 import { CliContext } from "../../src/cli/context.js";
 import { run } from "./harness.js";
 
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-const section = (start: string, end: string) => readme.slice(readme.indexOf(start), readme.indexOf(end, readme.indexOf(start)));
+// The command-line reference, docs/reference/cli.md (the README links it): its tables must be the CLI's own.
+const reference = readFileSync(new URL("../../docs/reference/cli.md", import.meta.url), "utf8");
+/** The text from `start` to the next `end`; throws when `start` is missing, so a renamed heading fails loudly. */
+function section(start: string, end: string): string {
+  const at = reference.indexOf(start);
+  if (at < 0) throw new Error(`docs/reference/cli.md has no "${start}"`);
+  return reference.slice(at, reference.indexOf(end, at));
+}
 const ticks = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
 /** Every runnable command of the tree: its path with its arguments (`config set <key> <value>`), options and description. */
@@ -21,9 +27,9 @@ function leaves(cmd: Command, prefix: string[] = []): { usage: string; options: 
 
 const tree = () => buildCli(new CliContext({} as never, undefined, new AbortController().signal, "npx cairn"), "npx cairn", "Cairn");
 
-describe("the README's CLI table is the CLI", () => {
+describe("the CLI reference's command table is the CLI", () => {
   const table = new Map(
-    section("### Commands", "Options of every command")
+    section("## Commands", "Options of every command")
       .split("\n")
       .map((l) => l.split("|").map((c) => c.trim()))
       .filter((cells) => /^`.+`$/.test(cells[1] ?? ""))
@@ -44,7 +50,7 @@ describe("the README's CLI table is the CLI", () => {
     expect(documented.sort()).toEqual([...tree().options.map((o) => o.flags), "-h, --help"].sort());
   });
 
-  it("cairn --help shows each command with the README's description", async () => {
+  it("cairn --help shows each command with the reference's description", async () => {
     const help = (await run(undefined, ["--help"])).stdout.replace(/\s+/g, " ");
     for (const name of tree().commands.map((c) => c.name())) {
       const description = tree().commands.find((c) => c.name() === name)!.description();
