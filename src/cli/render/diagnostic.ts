@@ -14,8 +14,8 @@ import { diagnosticText, siteText, type Diagnostic } from "../../core/diagnostic
  */
 export function diagnosticLines(d: Diagnostic, c: Colors = noColors): string[] {
   const label = d.severity === "error" ? c.red("error:") : c.yellow("warning:");
-  const [first = "", ...rest] = d.summary.split("\n");
-  const lines = [`${label} ${first}`, ...rest.map((l) => `  ${l}`)];
+  // A summary of several lines (a heading and its list) is printed as it is written.
+  const lines = [`${label} ${d.summary}`];
   const site = siteText(d);
   if (site) lines.push(c.dim(`  at ${site}${d.urn ? ` (${d.urn})` : ""}`));
   if (d.detail) for (const l of d.detail.split("\n")) lines.push(l.startsWith("  ") ? l : `  ${l}`);
