@@ -22,7 +22,10 @@ export class UsageError extends UserError {
   }
 }
 
-/** Said under an error that is not the user's to fix: what it likely is, and how to see more. */
+/**
+ * Said under an error that is not the user's to fix: what it likely is, and how to see more.
+ * @example err(c.dim(BUG_NOTE));
+ */
 export const BUG_NOTE = "This is not a mistake in your program but an unexpected failure, likely a bug in Cairn or a provider: run again with --debug to see its stack trace, and please report it.";
 
 /** The user pressed Ctrl-C at a prompt. */

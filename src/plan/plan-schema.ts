@@ -28,7 +28,8 @@ const planSchema = z.object({
   secretOutputs: names,
   outputsChanged: z.boolean(),
   outputNotes: z.optional(z.record(z.string(), z.string())),
-  diagnostics: z.array(z.object({ severity: z.enum(["error", "warning"]), message: z.string(), urn: z.optional(urn) })),
+  // A diagnostic's site is never saved (DeclarationSite.toJSON): where code sits does not change the plan.
+  diagnostics: z.array(z.object({ severity: z.enum(["error", "warning"]), summary: z.string(), detail: z.optional(z.string()), urn: z.optional(z.string()), attribute: z.optional(z.string()) })),
   unforeseen: z.optional(z.array(z.string())),
   targets: z.optional(urns),
   deferred: z.optional(z.array(z.object({

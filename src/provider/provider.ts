@@ -26,7 +26,10 @@ export function checkDiagnostic(d: Diagnostic | LegacyCheckDiagnostic): Diagnost
   return { ...rest, summary: message };
 }
 
-/** What `check` returns: every problem found (none when the inputs are good). */
+/**
+ * What `check` returns: every problem found (none when the inputs are good).
+ * @example const found: CheckResult = [{ severity: "error", summary: "must be positive", attribute: "size" }];
+ */
 export type CheckResult = readonly (Diagnostic | LegacyCheckDiagnostic)[];
 
 /**

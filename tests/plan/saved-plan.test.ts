@@ -187,4 +187,15 @@ describe("saved plans: what the reader refuses, naming the file", () => {
     const path = await edited(() => {}, 4);
     expect((await readPlanFile(path, undefined)).steps[0]).toMatchObject({ kind: "create", news: { name: "db", size: 1 } });
   });
+
+  it("a plan's diagnostics round-trip through a plan file: summary, detail, URN and attribute, never the site", async () => {
+    const path = await planPath();
+    const site = { toString: () => "infra.ts:3:1", toJSON: () => undefined };
+    const diagnostics = [{ severity: "warning" as const, summary: '"db" (test:Db), input "size": large', detail: "Check the quota.", urn: urn("db"), attribute: "size", site }];
+    await writePlanFile(path, planOf([], { diagnostics }), undefined);
+    expect(await readFile(path, "utf8")).not.toContain("infra.ts:3:1");
+    const { site: _, ...saved } = diagnostics[0]!;
+    expect((await readPlanFile(path, undefined)).diagnostics).toEqual([saved]);
+  });
 });
+

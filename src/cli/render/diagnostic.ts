@@ -40,7 +40,10 @@ export function headedLines(heading: string, ds: readonly Diagnostic[], c: Color
   return lines;
 }
 
-/** A diagnostic in `--json` output: its fields, the site as `file:line:column` text. */
+/**
+ * A diagnostic in `--json` output: its fields, the site as `file:line:column` text.
+ * @example const d: JsonDiagnostic = { severity: "error", message: "x", summary: "x", site: "infra.ts:3:1" };
+ */
 export interface JsonDiagnostic {
   severity: "error" | "warning";
   /** The summary and detail in one text, without the site (the field every version had). */
