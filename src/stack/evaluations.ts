@@ -8,7 +8,7 @@ import type { ProviderRecord } from "../state/types.js";
 import { withPlannedOutputs } from "../state/stack-access.js";
 import { thrownMessage } from "../core/thrown.js";
 import { CairnError } from "./errors.js";
-import { DiagnosticsError } from "../core/diagnostic.js";
+import { DiagnosticsError, isUserError, siteText, UserError } from "../core/diagnostic.js";
 import { preparedFrom, type Prepared } from "./prepared.js";
 import { note, type StackParts } from "./stack-parts.js";
 
@@ -52,6 +52,10 @@ export class Evaluations {
       ev = await evaluate(this.parts, config, upstream);
     } catch (e) {
       if (e instanceof CairnError) throw e;
+      // A problem that names the user's line already: said with its site, not the program(...) call's.
+      if (isUserError(e) && siteText(e.diagnostic)) {
+        throw new UserError({ ...e.diagnostic, summary: `The program "${program.name}" failed while declaring its resources: ${e.diagnostic.summary}` }, { cause: e });
+      }
       const message = thrownMessage(e, "the program");
       const site = program.location.site?.toString();
       const fix = message.includes("program(...) at") ? "" : `. Fix the error in the program's body${site ? ` (the program(...) at ${site})` : ""}`;

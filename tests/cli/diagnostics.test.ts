@@ -130,3 +130,15 @@ describe("the planner's diagnostics", () => {
     expect(plan.diagnostics?.map((d) => d.summary)).toEqual(["An apply() callback whose result nothing uses failed while planning: zone not found (thrown by an apply() callback on a value)"]);
   });
 });
+
+describe("an error the program's body throws", () => {
+  it("a UserError that names the user's line keeps its site and URN up to the CLI, printed once under the summary", async () => {
+    const { prog } = await programIn("diag", () => {
+      throw new UserError({ summary: "the zone name is empty", detail: "Set config zone.", urn: "urn:cairn:dev::diag::x:y:Z::zone", site: { toString: () => "infra.ts:7:3" } });
+    });
+    const r = await run(prog, ["preview", "--no-color"]);
+    expect(r.code).toBe(EXIT.failure);
+    expect(r.stderr).toContain('error: The program "diag" failed while declaring its resources: the zone name is empty\n  at infra.ts:7:3 (urn:cairn:dev::diag::x:y:Z::zone)\n  Set config zone.');
+    expect(r.stderr.split("infra.ts:7:3")).toHaveLength(2);
+  });
+});
