@@ -26,6 +26,17 @@ export function isEntryFile(file: string | null | undefined): boolean {
   }
 }
 
+let entryLoaded = false;
+
+/**
+ * Says that the process's entry file has loaded and its CLI starts: from now on {@link refuseAtEntry} throws.
+ *
+ * @example setImmediate(() => { entryHasLoaded(); void runCli(p, argv); });
+ */
+export function entryHasLoaded(): void {
+  entryLoaded = true;
+}
+
 /**
  * Ends the process with `e` told as the CLI tells it (one message, exit 1) when the mistake is in the file the
  * process was started with, while it loads (`npx tsx infra.ts` with a resource at its top level): thrown, it
@@ -36,7 +47,8 @@ export function isEntryFile(file: string | null | undefined): boolean {
  * @example refuseAtEntry(error, called?.getFileName()); throw error;
  */
 export function refuseAtEntry(e: UserError, file: string | null | undefined): void {
-  if (!isEntryFile(file)) return;
+  // Once the entry file has loaded, the CLI runs it: a mistake then is thrown, to end the command as it should.
+  if (entryLoaded || !isEntryFile(file)) return;
   process.stderr.write(`error: ${userErrorText(e)}\n`);
   process.exit(1);
 }
