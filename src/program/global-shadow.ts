@@ -12,8 +12,8 @@ import { PACKAGE_ROOT } from "../core/package-root.js";
 const SHADOWED: Readonly<Record<string, { modules: readonly string[]; fails: RegExp }>> = {
   // The global parses its last argument as a function body: an object becomes "[object Object]".
   Function: { modules: ["cairn-iac/aws/lambda", "cairn-iac/aws/cloudfront", "cairn-iac/aws/mediatailor"], fails: /^Unexpected (identifier|token)/ },
-  // The global reads its first argument as entries: a name's characters are not [key, value] pairs.
-  Map: { modules: ["cairn-iac/aws/location"], fails: /^Iterator value .* is not an entry object/ },
+  // The global reads its first argument as entries: a name's characters, one at a time, are not [key, value] pairs.
+  Map: { modules: ["cairn-iac/aws/location"], fails: /^Iterator value \S is not an entry object/ },
 };
 
 /** The first two lines of a V8 trace: the global's frame (`at new Function (<anonymous>)`), then its caller's. */

@@ -7,6 +7,7 @@ import type { OState, Resolution, Resolver } from "./resolver.js";
 import { hasStandIn, namePattern, standIn, type Deferral, type Origin } from "./deferral.js";
 import { fieldState } from "./field-state.js";
 import { misuseError } from "./output-misuse.js";
+import { globalShadowError } from "./global-shadow.js";
 import { DeclarationSites, userCallSite, type DeclarationSite } from "../core/declaration-site.js";
 
 export type { OState, Resolution, Resolver } from "./resolver.js";
@@ -312,7 +313,7 @@ class Callback<T, U> {
     try {
       result = this.f(value);
     } catch (e) {
-      throw saidWhere(e, this.origin, this.site);
+      throw saidWhere(globalShadowError(e) ?? e, this.origin, this.site);
     } finally {
       leaveApply();
     }
