@@ -42,7 +42,7 @@ describe("bad inputs: one clear answer each; exit 2 for usage, 1 otherwise; stat
   });
 
   it("a program name with a space is refused where it is declared", () => {
-    expect(() => new Program("has space", () => {})).toThrow(/Invalid program name "has space": use letters, digits, ".", "_" or "-"/);
+    expect(() => new Program("has space", () => {})).toThrow(/Invalid program name "has space": a program's name may use only letters, digits, ".", "_" and "-"/);
   });
 });
 

@@ -1,6 +1,8 @@
 import { CommanderError, type Command } from "commander";
 import type { Colors } from "../core/colors.js";
 import { thrownMessage } from "../core/thrown.js";
+import { isUserError } from "../core/diagnostic.js";
+import { userErrorText } from "../program/error-text.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3, interrupted: 130 } as const;
@@ -43,8 +45,17 @@ export function reportError(e: unknown, err: (s: string) => void, c: Colors, deb
     if (e.command) err(`\n${e.command.helpInformation().trimEnd()}`);
     return EXIT.usage;
   }
-  const message = thrownMessage(e);
-  err(`${c.red("error:")} ${message}`);
+  err(`${c.red("error:")} ${errorText(e)}`);
   if (debug && e instanceof Error && e.stack) err(e.stack);
   return EXIT.failure;
+}
+
+/**
+ * What to print for anything thrown: its message, and for a {@link UserError} whose diagnostic names where
+ * (the user's `file:line`), that site on a line of its own under the summary.
+ *
+ * @example errorText(new UserError({ summary: "x", detail: "do y", site })) // "x\n  --> infra.ts:6:14\ndo y"
+ */
+export function errorText(e: unknown, who?: string): string {
+  return isUserError(e) ? userErrorText(e) : thrownMessage(e, who);
 }

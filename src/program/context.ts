@@ -8,6 +8,8 @@ import type { StackAccess } from "../state/stack-access.js";
 import type { Origin } from "./deferral/deferral.js";
 import { LateDeclarationError } from "./deferral/late-declaration.js";
 import { DeclarationSites } from "../core/declaration-site.js";
+import { UserError } from "../core/diagnostic.js";
+import { refuseAtEntry } from "./error-text.js";
 
 /** A problem found while evaluating a program, reported with the others at the end (each once). */
 export interface EvalDiagnostic {
@@ -44,21 +46,10 @@ export class EvalContext {
     readonly stacks?: StackAccess,
   ) {}
 
-  /** Records a node; a second node with the same URN is an error naming both. */
+  /** Records a node; a second node with the same URN is an error naming both, and both their lines. */
   register(node: ResourceNode): void {
     const prior = this.byUrn.get(node.urn);
-    if (prior && node.kind === "wait") {
-      throw new Error(
-        `Two waits have the identity ${node.urn}: ${describe(prior)} and ${describe(node)}. ` +
-          "Waits on one target are told apart by their predicates; give one of them a different `name` (or a different `until`).",
-      );
-    }
-    if (prior) {
-      throw new Error(
-        `Duplicate resource URN ${node.urn}: ${describe(prior)} and ${describe(node)} have the same type and name` +
-          `${node.parent ? " under the same parent" : ""}. Give one of them a different name.`,
-      );
-    }
+    if (prior) throw duplicateError(prior, node);
     this.byUrn.set(node.urn, node);
     node.index = this.nodes.length;
     this.nodes.push(node);
@@ -75,6 +66,26 @@ export class EvalContext {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
   }
+}
+
+/** Two nodes with one URN: the second's site is where the error is; the first's is named in the text. */
+function duplicateError(prior: ResourceNode, node: ResourceNode): UserError {
+  const first = prior.site?.toString();
+  const firstAt = first ? ` The first is declared at ${first}.` : "";
+  if (node.kind === "wait") {
+    return new UserError({
+      summary: `Two waits have the identity ${node.urn}: ${describe(prior)} and ${describe(node)}.`,
+      detail: `${firstAt.trim()} Waits on one target are told apart by their predicates; give one of them a different \`name\` (or a different \`until\`).`.trim(),
+      urn: node.urn,
+      site: node.site,
+    });
+  }
+  return new UserError({
+    summary: `Duplicate resource URN ${node.urn}: ${describe(prior)} and ${describe(node)} have the same type and name${node.parent ? " under the same parent" : ""}.`,
+    detail: `${firstAt.trim()} Give one of them a different name.`.trim(),
+    urn: node.urn,
+    site: node.site,
+  });
 }
 
 function describe(n: ResourceNode): string {
@@ -180,9 +191,10 @@ export interface Declaring {
 
 /**
  * The evaluation a resource declared now belongs to, with the callback declaring it; a clear error when
- * it is declared outside a program, or inside a callback of a program whose plan is made already.
+ * it is declared outside a program (naming the line, `called`), or inside a callback of a program whose
+ * plan is made already.
  */
-export function currentContext(what: string): Declaring {
+export function currentContext(what: string, called?: NodeJS.CallSite): Declaring {
   const frame = currentFrame();
   if (frame) {
     if (!frame.owner) {
@@ -200,13 +212,23 @@ export function currentContext(what: string): Declaring {
     return { ctx: frame.owner, frame };
   }
   const ctx = storage.getStore();
-  if (!ctx) {
-    throw new Error(
-      `${what} was created outside a program. Declare resources inside the function given to program(name, fn) ` +
-        "(not at module top level, not after the function has returned).",
-    );
-  }
+  if (!ctx) throw outsideProgram(what, called);
   return { ctx, frame: undefined };
+}
+
+/**
+ * The error for a declaration outside any program (at a module's top level, or after the program function
+ * returned), at the user's line. Made in the file the process started with, while it loads, it ends the
+ * process with that message (see {@link refuseAtEntry}).
+ */
+function outsideProgram(what: string, called: NodeJS.CallSite | undefined): UserError {
+  const e = new UserError({
+    summary: `${what} was declared outside a program (at a module's top level, or after the program function returned).`,
+    detail: "Move it into the function given to program(name, fn): resources are declared each time the program runs, for the stack it runs for.",
+    site: new DeclarationSites().siteOf(called),
+  });
+  refuseAtEntry(e, called?.getFileName());
+  return e;
 }
 
 /**

@@ -9,6 +9,8 @@ import { afterCallback, deferralsOnly, joinDeferral, type DeferralInfo } from ".
 import { NOTHING_FORESEEN, foresee, type Foresight } from "./deferral/foresee.js";
 import { fieldState } from "./field-state.js";
 import { misuseError } from "./output-misuse.js";
+import { globalShadowError } from "./global-shadow.js";
+import { DeclarationSites, userCallSite, type DeclarationSite } from "../core/declaration-site.js";
 
 export type { OState, Resolution, Resolver } from "./resolver.js";
 
@@ -199,7 +201,11 @@ export class OutputBase<T> {
    * @example const url = bucket.name.apply(n => `https://${n}.example.com`);
    */
   apply<U>(f: (value: T) => Input<U>): Output<Unwrap<U>> {
-    const callback = new Callback(f, evaluationNow(), originOf(this));
+    const owner = evaluationNow();
+    // Where the program called apply(), for the message when the callback throws: one frame captured (about
+    // a microsecond), kept as the evaluation's shared site for that place in the code.
+    const called = userCallSite(OutputBase.prototype.apply);
+    const callback = new Callback(f, owner, originOf(this), (owner?.sites ?? new DeclarationSites()).siteOf(called));
     const step = (s: OState<T>, r: Resolver): Resolution<Unwrap<U>> => {
       if (!s.known) return callback.unknown(s, r) as OState<Unwrap<U>>;
       const result = callback.run(s.value);
@@ -297,6 +303,8 @@ class Callback<T, U> {
     private readonly f: (value: T) => Input<U>,
     private readonly owner: EvalContext | undefined,
     private readonly origin: Origin,
+    /** Where the program called `apply()`. */
+    private readonly site: DeclarationSite,
   ) {}
 
   run(value: T): Input<U> {
@@ -306,7 +314,7 @@ class Callback<T, U> {
     try {
       result = this.f(value);
     } catch (e) {
-      throw saidWhere(e, this.origin);
+      throw saidWhere(globalShadowError(e) ?? e, this.origin, this.site);
     } finally {
       leaveApply();
     }
@@ -327,10 +335,16 @@ class Callback<T, U> {
 /** Marks an error that names the apply() callback it came from (a callback run again does not say it twice). */
 const SAID_WHERE = Symbol("cairn.applyNamed");
 
-/** `e`, its message naming the value the throwing apply() callback was given (`on a.v`). */
-function saidWhere(e: unknown, origin: Origin): unknown {
+/**
+ * `e`, its message naming the throwing apply() callback by its line and the value it was given (`at
+ * infra.ts:7:30 on a.v`). In the text, for now: the planner and the stack outputs report a failure as its
+ * message, adding the resource it feeds. The same error object, not a wrapper: callers tell kinds of errors
+ * apart by their class (a late declaration, a misused output).
+ */
+function saidWhere(e: unknown, origin: Origin, site: DeclarationSite): unknown {
   if (!(e instanceof Error) || (e as { [SAID_WHERE]?: true })[SAID_WHERE]) return e;
-  e.message = `${e.message} (thrown by an apply() callback on ${origin.waitsFor})`;
+  const at = site.toString();
+  e.message = `${e.message} (thrown by ${at ? `the apply() callback at ${at}` : "an apply() callback"} on ${origin.waitsFor})`;
   Object.defineProperty(e, SAID_WHERE, { value: true });
   return e;
 }

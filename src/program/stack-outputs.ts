@@ -3,6 +3,7 @@ import { combineLatest, from, isObservable, map } from "rxjs";
 import { Output, asObservable, type OState } from "./output.js";
 import { NODE, attributeOutput, type Dependable } from "./resource.js";
 import { currentContext } from "./context.js";
+import { userCallSite } from "../core/declaration-site.js";
 import type { ResourceNode } from "./node.js";
 import { openBackend } from "../state/open-backend.js";
 import type { OutputReader } from "../state/backend.js";
@@ -63,7 +64,7 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
   if (opts === null || typeof opts !== "object" || typeof opts.stack !== "string" || opts.stack === "") {
     throw new Error(`${what} needs the stack to read: stackOutputs(${JSON.stringify(name)}, { stack: "prod" }).`);
   }
-  const { ctx } = currentContext(what);
+  const { ctx } = currentContext(what, userCallSite(stackOutputs));
   const target: StackName = { project: opts.project ?? name, stack: opts.stack };
   const reader: StackName = { project: ctx.project, stack: ctx.stack };
   if (target.project === reader.project && target.stack === reader.stack && opts.backend === undefined) {

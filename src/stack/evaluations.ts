@@ -7,6 +7,7 @@ import { instanceKey, providerInstanceFor } from "../provider/instance.js";
 import type { ProviderRecord } from "../state/types.js";
 import { withPlannedOutputs } from "../state/stack-access.js";
 import { thrownMessage } from "../core/thrown.js";
+import { isUserError } from "../core/diagnostic.js";
 import { CairnError } from "./errors.js";
 import { preparedFrom, type Prepared } from "./prepared.js";
 import { note, type StackParts } from "./stack-parts.js";
@@ -50,7 +51,8 @@ export class Evaluations {
     try {
       ev = await evaluate(this.parts, config, upstream);
     } catch (e) {
-      if (e instanceof CairnError) throw e;
+      // A user's error names its own site and what to do: it needs no wrapping.
+      if (e instanceof CairnError || isUserError(e)) throw e;
       const message = thrownMessage(e, "the program");
       const site = program.location.site?.toString();
       const fix = message.includes("program(...) at") ? "" : `. Fix the error in the program's body${site ? ` (the program(...) at ${site})` : ""}`;
