@@ -46,6 +46,7 @@ pre{margin:.25rem 0 0;padding:.5rem .75rem;background:var(--panel);border-radius
 .picture{overflow:auto;border:1px solid var(--line);border-radius:8px;padding:.5rem;background:var(--panel);max-height:80vh}
 .picture svg{max-width:100%;height:auto}
 .picture svg text{font-family:Helvetica,Arial,"Liberation Sans",sans-serif}
+.picture .node text{font-size:10px}
 .picture svg>g.graph>polygon{fill:transparent;stroke:none}
 .picture .edge path{stroke:var(--edge)}.picture .edge polygon{fill:var(--edge);stroke:var(--edge)}.picture .edge text{fill:var(--muted)}
 .picture .cluster polygon,.picture .cluster path{stroke:var(--edge);fill:transparent}.picture .cluster text{fill:var(--muted)}
