@@ -5,9 +5,10 @@ import type { ProgramFn } from "../../src/entry/program.js";
 import { wait } from "../../src/wait/wait.js";
 import { local } from "../../src/providers/local/index.js";
 
-/** The secret input of the fixture, and a value derived from it: neither may appear in any picture or page. */
+/** The secret input of the fixture: it may not appear in any picture or page. */
 export const SECRET = "hunter2-fixture-password";
-export const DERIVED = `token=${SECRET}`;
+/** A value derived from it that does not contain it (reversed): masked because it is derived, not by matching. */
+export const DERIVED = [...SECRET].reverse().join("");
 
 /** A component grouping two files. */
 class Site extends ComponentResource {
@@ -29,7 +30,7 @@ export const graphProgram: ProgramFn = ({ config }) => {
   const svc = new local.Command<{ status: string }>("svc", { create: "echo started", read: `echo '{"status":"ready"}'` });
   const ready = wait(svc, { name: "ready", until: (c) => c.attributes.status.eq("ready"), timeout: seconds(30) });
   new local.File("note", { path: "out/note.txt", content: ready.stdout.apply((s) => `${s}\n`) });
-  new local.File("derived", { path: "out/derived.txt", content: secret(SECRET).apply((s) => `token=${s}`) });
+  new local.File("derived", { path: "out/derived.txt", content: secret(SECRET).apply((s) => [...s].reverse().join("")) });
   new local.File("moved", { path: round === 1 ? "out/a.txt" : "out/b.txt", content: "x" });
   new local.File("swapped", { path: round === 1 ? "out/c.txt" : "out/d.txt", content: "y" }, { deleteBeforeReplace: true });
   if (round === 1) new local.File("gone", { path: "out/gone.txt", content: "bye" });
