@@ -56,6 +56,11 @@ describe("a plan's picture", () => {
     expect(g.edges).toContainEqual({ from: urn("t:Thing", "svc"), to: part.id, kind: "defers" });
   });
 
+  it("draws no edge to a deferred part when two nodes share the name it waits for", () => {
+    const twice = planOf([step.create("svc", {}), { ...step.create("svc", {}), urn: urn("t:Other", "svc") }], { deferred: everyKind.deferred! });
+    expect(planGraph(twice).edges.filter((e) => e.kind === "defers")).toEqual([]);
+  });
+
   it("groups a component's children in its cluster", () => {
     const g = planGraph(everyKind);
     expect(g.clusters).toEqual([{ urn: site, name: "www", type: "acme:Site" }]);

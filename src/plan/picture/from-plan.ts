@@ -1,5 +1,5 @@
 import type { Urn } from "../../core/urn.js";
-import type { Plan } from "../plan.js";
+import type { DeferredPart, Plan } from "../plan.js";
 import { stepName, type PlanStep } from "../steps/index.js";
 import { planViewOnDemand } from "../plan-view.js";
 import type { Graph, GraphCluster, GraphEdge, GraphNode } from "./model.js";
@@ -16,12 +16,17 @@ function parentOf(step: PlanStep): Urn | undefined {
   return "meta" in step ? step.meta.parent : undefined;
 }
 
+/** A deferred part's node id: its URN, or its type and name (or pattern) when it has none yet. */
+function deferredId(p: DeferredPart): string {
+  return p.urn ?? `deferred:${p.type}::${p.name ?? p.pattern ?? "…"}`;
+}
+
 /** The node of a deferred part: by URN when it has one, else by type and name (or pattern). */
 function deferredNodes(plan: Plan, known: Set<string>): GraphNode[] {
   const out: GraphNode[] = [];
   for (const p of plan.deferred ?? []) {
     const name = p.name ?? p.pattern ?? "…";
-    const id = p.urn ?? `deferred:${p.type}::${name}`;
+    const id = deferredId(p);
     if (known.has(id)) continue;
     known.add(id);
     out.push({ id, name, type: p.type, look: "deferred", notes: [`deferred: ${deferredNote(p)}`] });
@@ -34,12 +39,13 @@ function deferredNodes(plan: Plan, known: Set<string>): GraphNode[] {
  * `cert.domainValidationOptions`), when exactly one node has that name.
  */
 function deferredEdges(plan: Plan, nodes: readonly GraphNode[]): GraphEdge[] {
-  const byName = new Map<string, string[]>();
-  for (const n of nodes) if (n.look !== "deferred") byName.set(n.name, [...(byName.get(n.name) ?? []).slice(0, 1), n.id]);
+  // A name two nodes share names neither (null): no edge is better than a wrong one.
+  const byName = new Map<string, string | null>();
+  for (const n of nodes) if (n.look !== "deferred") byName.set(n.name, byName.has(n.name) ? null : n.id);
   const out: GraphEdge[] = [];
   for (const p of plan.deferred ?? []) {
     const from = byName.get(p.waitsFor.split(".")[0]!);
-    if (from?.length === 1) out.push({ from: from[0]!, to: p.urn ?? `deferred:${p.type}::${p.name ?? p.pattern ?? "…"}`, kind: "defers" });
+    if (from) out.push({ from, to: deferredId(p), kind: "defers" });
   }
   return out;
 }
