@@ -107,6 +107,11 @@ describe("checks, refusals and default tags on Cloud Control types", () => {
 
 describe("waits on many objects of one type", () => {
   it("are served by one ListResources call per round instead of a GetResource each", async () => {
+    // Creates that finish in the same poll round release their waits together, so each round reads all five;
+    // finished at once (pollsToFinish 0), a create done a few ms late would start a round of one wait alone.
+    await fake.stop();
+    fake = await serveFakeCloudControl({ pollsToFinish: 2 });
+    aws = new Provider(`fake-${Math.random().toString(36).slice(2)}`, { region: "us-east-1", endpoint: fake.endpoint, credentials: { accessKeyId: "x", secretAccessKey: "x" } });
     const stack = stackOf(() => {
       for (let i = 0; i < 5; i++) {
         const db = new DBInstance(`db${i}`, { dbInstanceIdentifier: `db-${i}`, engine: "postgres", dbInstanceClass: "db.t4g.micro", masterUsername: "app", masterUserPassword: "pw-pw-pw-pw" });
