@@ -25,8 +25,6 @@ export interface PlanOptions {
 
 /** What the planner needs: the evaluated graph, the prior state and a way to call providers. */
 export interface PlanInput {
-  project: string;
-  stack: string;
   graph: Graph;
   /** The program's returned stack outputs (raw inputs). */
   programOutputs: Record<string, unknown>;
@@ -53,7 +51,7 @@ export interface PlanInput {
   schemaOf?: (type: string) => ResourceSchema | undefined;
 }
 
-/** Decisions carried from one planning pass to the next (see {@link makePlan}). */
+/** Decisions carried from one planning pass to the next (see {@link planProgram}). */
 export interface Forced {
   /** Resources to replace delete-first, each with the URN of the dependency deleted first. */
   replace: Map<Urn, Urn>;
