@@ -168,14 +168,6 @@ function currentFrame(): ApplyFrame | undefined {
   return top && top.scope === storage.getStore() ? top : undefined;
 }
 
-/**
- * True while an `apply` callback of the code running now runs.
- * @example if (insideApply()) note("declared in a callback");
- */
-export function insideApply(): boolean {
-  return currentFrame() !== undefined;
-}
-
 /** The evaluation the evaluation running now belongs to, for an `apply` made now (undefined outside one). */
 export function evaluationNow(): EvalContext | undefined {
   const frame = currentFrame();

@@ -531,8 +531,3 @@ export function secret<T>(v: Input<T>): Output<Unwrap<T>> {
     return isObservable(s) ? s.pipe(map(secretly)) : secretly(s);
   }) as Output<Unwrap<T>>;
 }
-
-/** An output that is unknown in every phase: a placeholder after an error, so evaluation can continue. */
-export function unknownOutput<T>(): Output<T> {
-  return new Output<T>([], () => ({ known: false, secret: false, deps: NO_DEPS }));
-}
