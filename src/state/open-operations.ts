@@ -2,12 +2,12 @@ import type { PendingOperation } from "./types.js";
 
 /**
  * The operations a journal has begun and not yet ended, by op number. New ops are numbered in order, so
- * they sit in a list by number (its ended front dropped now and then); those recovered from an earlier
- * run, numbered before, in a map beside. A map with an entry added and removed per operation rehashed
+ * they sit in a list by number (its ended front dropped now and then); those an earlier run left open,
+ * numbered before, in a map beside. A map with an entry added and removed per operation rehashed
  * every few hundred operations, each new table outliving the young generation.
  *
  * @example
- * const open = new OpenOperations(7, recovered);
+ * const open = new OpenOperations(7, leftOpen);
  * open.set(p); open.get(p.op) === p; open.delete(p.op);
  */
 export class OpenOperations {
@@ -18,10 +18,10 @@ export class OpenOperations {
   /** Slots before this one are all ended. */
   private head = 0;
 
-  /** @param firstNew the number the journal gives its next operation; `recovered` are those still open from before. */
-  constructor(firstNew: number, recovered: readonly PendingOperation[]) {
+  /** @param firstNew the number the journal gives its next operation; `leftOpen` are those still open from before. */
+  constructor(firstNew: number, leftOpen: readonly PendingOperation[]) {
     this.base = firstNew;
-    for (const p of recovered) this.set(p);
+    for (const p of leftOpen) this.set(p);
   }
 
   get(op: number): PendingOperation | undefined {
@@ -50,7 +50,7 @@ export class OpenOperations {
     return true;
   }
 
-  /** The open operations: those recovered first, then the rest by number. */
+  /** The open operations: those left open from before first, then the rest by number. */
   values(): PendingOperation[] {
     const out = [...this.older.values()];
     for (let i = this.head; i < this.window.length; i++) if (this.window[i] !== undefined) out.push(this.window[i]!);
