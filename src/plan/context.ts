@@ -1,4 +1,4 @@
-import type { Settleable } from "../program/resolver.js";
+import type { Resolvable } from "../program/resolver.js";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode } from "../program/node.js";
 import type { NodeTable } from "../program/node-table.js";
@@ -36,7 +36,7 @@ export interface PlanInput {
   /** Aborted when nothing is left to run yet planning has not finished (the process would go idle). */
   stuck?: AbortSignal;
   /** The outputs the program made with `apply`: those nothing used run at the end of planning. */
-  applies?: readonly Settleable[];
+  applies?: readonly Resolvable[];
   /**
    * The evaluation, to hear of nodes its `apply` callbacks declare while planning (they are added to
    * `graph` and planned in the same pass).

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ResourceNode } from "./node.js";
 import type { Urn } from "../core/urn.js";
-import type { Settleable } from "./resolver.js";
+import type { Resolvable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 import type { StackAccess } from "../state/stack-access.js";
@@ -26,7 +26,7 @@ export class EvalContext {
   readonly byUrn = new Map<Urn, ResourceNode>();
   readonly diagnostics: EvalDiagnostic[] = [];
   /** Outputs made by `apply` while the program ran: planning runs those nothing used, so none is dropped unseen. */
-  readonly applies: Settleable[] = [];
+  readonly applies: Resolvable[] = [];
   /** Where the program declared its nodes: one site per place in its code, shared by the nodes declared there. */
   readonly sites = new DeclarationSites();
   /** Set once the run's plan is made: a callback that declares a resource after that is refused (see {@link currentContext}). */
@@ -227,7 +227,7 @@ function outsideProgram(what: string, called: NodeJS.CallSite | undefined): User
  * Records an output made by `apply` in the evaluation running now (none outside one).
  * @example trackApply(derived);
  */
-export function trackApply(o: Settleable): void {
+export function trackApply(o: Resolvable): void {
   const frame = currentFrame();
   if (frame) frame.made++;
   // Made on stand-ins: running it for real would declare what only a stand-in named.

@@ -175,7 +175,7 @@ export class OutputBase<T> {
   }
 
   /** @internal The output's state in a phase, at once if it is known already; computed once per resolver. */
-  settle(r: Resolver): Resolution<T> {
+  resolveNow(r: Resolver): Resolution<T> {
     const id = resolverId(r);
     if (this.#cacheFor !== id) {
       this.#cacheFor = id;
@@ -198,7 +198,7 @@ export class OutputBase<T> {
 
   /** @internal The output's state in a phase, as an observable. */
   resolve(r: Resolver): Observable<OState<T>> {
-    return asObservable(this.settle(r));
+    return asObservable(this.resolveNow(r));
   }
 
   /**
@@ -221,7 +221,7 @@ export class OutputBase<T> {
       return isObservable(inner) ? inner.pipe(map(joined)) : joined(inner);
     };
     const out = new Output<Unwrap<U>>(this.resources, (r) => {
-      const s = this.settle(r);
+      const s = this.resolveNow(r);
       return isObservable(s) ? s.pipe(switchMap((x) => asObservable(step(x, r)))) : step(s, r);
     }, this.label);
     trackApply(out as Output<unknown>);
@@ -262,7 +262,7 @@ class FieldOutput extends OutputBase<unknown> {
 
   constructor(parent: OutputBase<unknown>, key: string) {
     super(parent.resources, (r) => {
-      const s = parent.settle(r);
+      const s = parent.resolveNow(r);
       return isObservable(s) ? s.pipe(map((x) => fieldState(x, key))) : fieldState(s, key);
     });
     this.#parent = parent;
@@ -443,7 +443,7 @@ function inMode(r: Resolution<unknown>, mode: "strict" | "embed"): Resolution<un
 }
 
 function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Resolution<unknown> {
-  if (v instanceof Output) return inMode(v.settle(r), mode);
+  if (v instanceof Output) return inMode(v.resolveNow(r), mode);
   if (v instanceof Promise) return from(v).pipe(switchMap((x) => resolveDeep(x, r, mode)));
   const node = nodeOf(v);
   if (node?.kind === "component") {
@@ -541,7 +541,7 @@ export function secret<T>(v: Input<T>): Output<Unwrap<T>> {
   const inner = output(v);
   const secretly = (s: OState<unknown>): OState<unknown> => ({ ...s, secret: true });
   return new Output(inner.resources, (r) => {
-    const s = inner.settle(r);
+    const s = inner.resolveNow(r);
     return isObservable(s) ? s.pipe(map(secretly)) : secretly(s);
   }) as Output<Unwrap<T>>;
 }
