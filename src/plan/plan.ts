@@ -74,7 +74,7 @@ export interface PlanBody {
 
 /**
  * A plan: plain, serialisable data. `up` applies exactly this, and refuses if the state's serial moved on.
- * Every plan is made by {@link newPlan}, whole: its head from the stack, its body from planning.
+ * Every plan is made by `newPlan`, whole: its head from the stack, its body from planning.
  *
  * @example
  * const plan = await stack.preview();
