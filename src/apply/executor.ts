@@ -1,4 +1,4 @@
-import type { Settleable } from "../program/resolver.js";
+import type { Resolvable } from "../program/resolver.js";
 import { outputProblems } from "../runtime/json-values.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
@@ -36,7 +36,7 @@ export interface ProgramRuntime {
   nodeByUrn: ReadonlyMap<Urn, GraphNode>;
   programOutputs: Record<string, unknown>;
   /** The outputs the program made with `apply` (planning runs those nothing used). */
-  applies?: readonly Settleable[];
+  applies?: readonly Resolvable[];
 }
 
 /** What the executor needs to carry out a plan. */

@@ -122,7 +122,12 @@ export function program(name: string, fn: ProgramFn, options: ProgramOptions = {
     // The command line loads only now, so importing a program (a library, a test) stays light.
     setImmediate(() => {
       entryHasLoaded(); // a mistake from now on ends the command, not the process
-      void import("../cli/run.js").then(({ guardProcess, runCli }) => (guardProcess(), runCli(p, process.argv.slice(2)))).then((code) => (process.exitCode = code));
+      void import("../cli/run.js")
+        .then(({ guardProcess, runCli }) => {
+          guardProcess();
+          return runCli(p, process.argv.slice(2));
+        })
+        .then((code) => (process.exitCode = code));
     });
   }
   return p;

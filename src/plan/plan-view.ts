@@ -15,7 +15,7 @@ function asDependency(step: PlanStep | undefined): string | undefined {
   if (!step) return undefined;
   const spec = stepKindOf(step);
   if (!spec.changing(step)) return undefined;
-  return spec.asDependency ? spec.asDependency(step) : `${nameOf(step.urn)}, which ${spec.verb}`;
+  return spec.asDependency ? spec.asDependency(step) : `${nameOf(step.urn)}, which ${spec.whatHappens}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ResourceNode } from "./node.js";
 import type { Urn } from "../core/urn.js";
-import type { Settleable } from "./resolver.js";
+import type { Resolvable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 import type { StackAccess } from "../state/stack-access.js";
@@ -26,7 +26,7 @@ export class EvalContext {
   readonly byUrn = new Map<Urn, ResourceNode>();
   readonly diagnostics: EvalDiagnostic[] = [];
   /** Outputs made by `apply` while the program ran: planning runs those nothing used, so none is dropped unseen. */
-  readonly applies: Settleable[] = [];
+  readonly applies: Resolvable[] = [];
   /** Where the program declared its nodes: one site per place in its code, shared by the nodes declared there. */
   readonly sites = new DeclarationSites();
   /** Set once the run's plan is made: a callback that declares a resource after that is refused (see {@link currentContext}). */
@@ -94,34 +94,56 @@ function describe(n: ResourceNode): string {
   return `${what} "${n.name}" (${n.type})`;
 }
 
+// Which evaluation code belongs to is kept in two places, both process-wide on purpose (two stacks in one
+// process each find their own): `storage`, across `await`s, for a program's body while it is evaluated; and
+// `callbacks`, the `apply` callbacks on the JavaScript call stack, for code a callback runs later (while
+// planning or applying, when the storage is off). Neither holds a run's records: those are its EvalContext's.
+
+/**
+ * The evaluation a program's code runs in, across its `await`s. On only while an evaluation runs (see
+ * {@link StorageSwitch}): after that, `getStore()` answers undefined everywhere.
+ */
 const storage = new AsyncLocalStorage<EvalContext>();
 
-/** Runs `fn` with `ctx` as the current evaluation. */
+/**
+ * Keeps {@link storage} on while any evaluation runs, in any stack of the process, and switches it off when
+ * the last one ends: an enabled AsyncLocalStorage makes Node track every promise, and plans and applies make
+ * tens of thousands of them. Code that runs after an evaluation (callbacks while planning and applying)
+ * finds its evaluation through its callback's frame instead ({@link ApplyStack}).
+ */
+class StorageSwitch {
+  /** Evaluations running now: two that overlap keep the storage on until the last ends. */
+  #running = 0;
+
+  /** Runs `evaluation` with the storage on, and switches it off after if no other evaluation runs. */
+  async during<T>(evaluation: () => T): Promise<Awaited<T>> {
+    this.#running++;
+    try {
+      return await evaluation();
+    } finally {
+      if (--this.#running === 0) storage.disable();
+    }
+  }
+}
+
+const storageSwitch = new StorageSwitch();
+
+/**
+ * Runs `fn` (synchronous) with `ctx` as the current evaluation: for declaring resources outside a program
+ * (tests). It switches the storage on, uncounted: the next evaluation to end switches it off.
+ */
 export function runInContext<T>(ctx: EvalContext, fn: () => T): T {
   return storage.run(ctx, fn);
 }
 
 /**
- * Evaluations running now, in every stack of the process: the storage above is what keeps each one's
- * records apart; this only says when none runs, so it can be switched off. Two evaluations that overlap
- * keep it on until the last ends.
- */
-let evaluating = 0;
-
-/**
- * Runs a program function (which may be async) as the evaluation `ctx`, to its end. When no evaluation is
- * left running the storage is switched off: an enabled AsyncLocalStorage makes Node track every promise,
- * and plans and applies make tens of thousands of them.
+ * Runs a program function (which may be async) as the evaluation `ctx`, to its end; the storage is on
+ * meanwhile, and off after unless another evaluation still runs (see {@link StorageSwitch}).
  *
  * @example const returned = await evaluateInContext(ctx, () => fn({ stack, project, config }));
  */
 export async function evaluateInContext<T>(ctx: EvalContext, fn: () => T): Promise<Awaited<T>> {
-  evaluating++;
-  try {
-    return await storage.run(ctx, fn);
-  } finally {
-    if (--evaluating === 0) storage.disable();
-  }
+  return storageSwitch.during(() => storage.run(ctx, fn));
 }
 
 /**
@@ -142,8 +164,33 @@ export interface ApplyFrame {
   made: number;
 }
 
-/** The `apply` callbacks on the call stack now, innermost last (a callback runs synchronously). */
-const applying: ApplyFrame[] = [];
+/**
+ * The `apply` callbacks running now, innermost last. Exact without any async scope: a callback's synchronous
+ * part runs between {@link enterApply} and {@link leaveApply} with nothing else interleaved, so the innermost
+ * frame is the callback whose code runs now, unless that code is another evaluation's (a program run from
+ * inside a callback: its storage scope differs from the frame's, and it is not taken for the callback).
+ * What a callback does after an `await` runs outside its frame. Scoping the stack with AsyncLocalStorage
+ * instead would keep the storage on through planning and applying, for nothing this does not already know.
+ */
+class ApplyStack {
+  readonly #frames: ApplyFrame[] = [];
+
+  push(frame: ApplyFrame): void {
+    this.#frames.push(frame);
+  }
+
+  pop(): void {
+    this.#frames.pop();
+  }
+
+  /** The callback of the code running in storage scope `scope`, if one runs. */
+  current(scope: EvalContext | undefined): ApplyFrame | undefined {
+    const top = this.#frames[this.#frames.length - 1];
+    return top && top.scope === scope ? top : undefined;
+  }
+}
+
+const callbacks = new ApplyStack();
 
 /**
  * Marks an `apply` callback as running: a resource declared now belongs to `owner`, declared in a
@@ -153,27 +200,18 @@ const applying: ApplyFrame[] = [];
  */
 export function enterApply(owner: EvalContext | undefined, origin: Origin, probe?: ResourceNode[]): ApplyFrame {
   const frame: ApplyFrame = { owner, origin, scope: storage.getStore(), declared: 0, made: 0, ...(probe ? { probe } : {}) };
-  applying.push(frame);
+  callbacks.push(frame);
   return frame;
 }
 
 /** Ends what {@link enterApply} began. */
 export function leaveApply(): void {
-  applying.pop();
+  callbacks.pop();
 }
 
 /** The `apply` callback of the code running now, if one runs (not one of another program run from inside it). */
 function currentFrame(): ApplyFrame | undefined {
-  const top = applying[applying.length - 1];
-  return top && top.scope === storage.getStore() ? top : undefined;
-}
-
-/**
- * True while an `apply` callback of the code running now runs.
- * @example if (insideApply()) note("declared in a callback");
- */
-export function insideApply(): boolean {
-  return currentFrame() !== undefined;
+  return callbacks.current(storage.getStore());
 }
 
 /** The evaluation the evaluation running now belongs to, for an `apply` made now (undefined outside one). */
@@ -235,7 +273,7 @@ function outsideProgram(what: string, called: NodeJS.CallSite | undefined): User
  * Records an output made by `apply` in the evaluation running now (none outside one).
  * @example trackApply(derived);
  */
-export function trackApply(o: Settleable): void {
+export function trackApply(o: Resolvable): void {
   const frame = currentFrame();
   if (frame) frame.made++;
   // Made on stand-ins: running it for real would declare what only a stand-in named.

@@ -1,7 +1,7 @@
 import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
 import type { ResourceNode } from "./node.js";
-import type { Settleable } from "./resolver.js";
+import type { Resolvable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { StackAccess } from "../state/stack-access.js";
 import { settledBeforeIdle } from "./body-settles.js";
@@ -28,7 +28,7 @@ export interface Evaluation {
   outputs: Record<string, unknown>;
   diagnostics: EvalDiagnostic[];
   /** Outputs the program made with `apply` (planning runs those nothing used, so a declaration in one is never dropped unseen). */
-  applies: readonly Settleable[];
+  applies: readonly Resolvable[];
   /** Nodes its `apply` callbacks declare later, while planning (see {@link Declarations}). */
   declarations: Declarations;
 }

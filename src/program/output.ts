@@ -45,6 +45,12 @@ export function asObservable<T>(r: Resolution<T>): Observable<OState<T>> {
 /** Where resources and waits keep their node (the same symbol as `NODE` in resource.ts, which imports this file). */
 const NODE_KEY = Symbol.for("cairn.node");
 
+/**
+ * What every output carries, as resources and waits carry `NODE_KEY`: a symbol of the process's registry,
+ * so another copy of Cairn's outputs carry the same one (see {@link isOutput}).
+ */
+const OUTPUT_BRAND = Symbol.for("cairn.output");
+
 /** The node of a resource or wait handle, if `v` is one. */
 function nodeOf(v: unknown): ResourceNode | undefined {
   return v !== null && typeof v === "object" ? ((v as Record<symbol, unknown>)[NODE_KEY] as ResourceNode | undefined) : undefined;
@@ -79,7 +85,8 @@ const NO_DEPS: readonly ResourceNode[] = [];
 export type Output<T> = OutputBase<T> & Lifted<T>;
 
 /**
- * The `Output` class as a value: `instanceof Output`, and `new Output(...)` inside Cairn.
+ * The `Output` class as a value: `new Output(...)` inside Cairn, and `instanceof Output` for this copy of
+ * Cairn's outputs ({@link isOutput} knows those of every copy).
  *
  * @example if (value instanceof Output) value.apply(console.log);
  */
@@ -168,7 +175,7 @@ export class OutputBase<T> {
   }
 
   /** @internal The output's state in a phase, at once if it is known already; computed once per resolver. */
-  settle(r: Resolver): Resolution<T> {
+  resolveNow(r: Resolver): Resolution<T> {
     const id = resolverId(r);
     if (this.#cacheFor !== id) {
       this.#cacheFor = id;
@@ -191,7 +198,7 @@ export class OutputBase<T> {
 
   /** @internal The output's state in a phase, as an observable. */
   resolve(r: Resolver): Observable<OState<T>> {
-    return asObservable(this.settle(r));
+    return asObservable(this.resolveNow(r));
   }
 
   /**
@@ -214,7 +221,7 @@ export class OutputBase<T> {
       return isObservable(inner) ? inner.pipe(map(joined)) : joined(inner);
     };
     const out = new Output<Unwrap<U>>(this.resources, (r) => {
-      const s = this.settle(r);
+      const s = this.resolveNow(r);
       return isObservable(s) ? s.pipe(switchMap((x) => asObservable(step(x, r)))) : step(s, r);
     }, this.label);
     trackApply(out as Output<unknown>);
@@ -255,7 +262,7 @@ class FieldOutput extends OutputBase<unknown> {
 
   constructor(parent: OutputBase<unknown>, key: string) {
     super(parent.resources, (r) => {
-      const s = parent.settle(r);
+      const s = parent.resolveNow(r);
       return isObservable(s) ? s.pipe(map((x) => fieldState(x, key))) : fieldState(s, key);
     });
     this.#parent = parent;
@@ -272,6 +279,7 @@ class FieldOutput extends OutputBase<unknown> {
 // Every input value is asked for its node (`nodeOf`): an output answers here, before the proxy below (a trap
 // per read costs ~0.1 µs where a property costs nothing).
 Object.defineProperty(OutputBase.prototype, NODE_KEY, { value: undefined });
+Object.defineProperty(OutputBase.prototype, OUTPUT_BRAND, { value: true });
 
 /**
  * Lifting: a name an output does not have (not a member, not an object's) reads that field of its value.
@@ -359,9 +367,15 @@ function originOf(o: Output<unknown>): Origin {
   };
 }
 
-/** True for an {@link Output}. */
+/**
+ * True for an {@link Output}, from this copy of Cairn or another one in the same process (a program and a
+ * library of components may each bring their own): it asks for the brand every output carries, where
+ * `instanceof Output` knows only this copy's class.
+ *
+ * @example if (isOutput(value)) value.apply(console.log);
+ */
 export function isOutput(v: unknown): v is Output<unknown> {
-  return v instanceof Output;
+  return v !== null && typeof v === "object" && (v as Record<symbol, unknown>)[OUTPUT_BRAND] === true;
 }
 
 /** Merges secret flags, dependencies and deferrals of several states into one known (or unknown) state. */
@@ -429,7 +443,7 @@ function inMode(r: Resolution<unknown>, mode: "strict" | "embed"): Resolution<un
 }
 
 function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Resolution<unknown> {
-  if (v instanceof Output) return inMode(v.settle(r), mode);
+  if (v instanceof Output) return inMode(v.resolveNow(r), mode);
   if (v instanceof Promise) return from(v).pipe(switchMap((x) => resolveDeep(x, r, mode)));
   const node = nodeOf(v);
   if (node?.kind === "component") {
@@ -527,12 +541,7 @@ export function secret<T>(v: Input<T>): Output<Unwrap<T>> {
   const inner = output(v);
   const secretly = (s: OState<unknown>): OState<unknown> => ({ ...s, secret: true });
   return new Output(inner.resources, (r) => {
-    const s = inner.settle(r);
+    const s = inner.resolveNow(r);
     return isObservable(s) ? s.pipe(map(secretly)) : secretly(s);
   }) as Output<Unwrap<T>>;
-}
-
-/** An output that is unknown in every phase: a placeholder after an error, so evaluation can continue. */
-export function unknownOutput<T>(): Output<T> {
-  return new Output<T>([], () => ({ known: false, secret: false, deps: NO_DEPS }));
 }

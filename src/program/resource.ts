@@ -170,7 +170,10 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   if (frame) {
     frame.declared++;
     // A run on stand-ins only shows what the callback would declare: nothing of it is registered.
-    if (frame.probe) return void frame.probe.push(node), node;
+    if (frame.probe) {
+      frame.probe.push(node);
+      return node;
+    }
     node.declaredIn = { on: frame.origin.on.map((n) => n.urn), waitsFor: frame.origin.waitsFor };
   }
   ctx.register(node);

@@ -65,8 +65,8 @@ export class Evaluations {
   }
 
   /**
-   * Evaluates the program, best effort, to learn its provider instances: destroy, refresh and crash recovery
-   * must reach each object with the credentials of the instance that made it, yet still work when the
+   * Evaluates the program, best effort, to learn its provider instances: destroy, refresh and settling
+   * interrupted operations must reach each object with the credentials of the instance that made it, yet still work when the
    * program no longer evaluates (then the recorded region/endpoint and the default credentials are used).
    */
   async declareProviders(): Promise<void> {

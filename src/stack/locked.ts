@@ -1,12 +1,12 @@
 import type { PendingOperation, StackState, StateMutation } from "../state/types.js";
 import { loadTypeModules } from "../program/load-types.js";
 import { watchIdle } from "./liveness.js";
-import { reconcile } from "./reconcile.js";
+import { settleInterrupted } from "./settle-interrupted.js";
 import { providerEnv, type RunContext } from "./run-context.js";
 import { note, type StackParts } from "./stack-parts.js";
 
 /**
- * Runs `fn` holding the stack's lock, with the state loaded and interrupted operations reconciled. If the
+ * Runs `fn` holding the stack's lock, with the state loaded and interrupted operations settled. If the
  * process would go idle before `fn` ends (a promise that never settles), `fn`'s work is told to stop.
  *
  * @example const plan = await locked(ctx, "preview", (state, idle) => planAgainst(ctx, state, opts, idle, true));
@@ -24,7 +24,7 @@ export async function locked<T>(ctx: RunContext, command: string, fn: (state: St
     await loadTypeModules([...types, ...loaded.pending.map((p) => p.type)]);
     if (loaded.pending.length) {
       const journal = await ctx.backend.openJournal(state);
-      await reconcile(journal, forgotten(ctx, journal, loaded.pending), providerEnv(ctx));
+      await settleInterrupted(journal, forgotten(ctx, journal, loaded.pending), providerEnv(ctx));
       state = await journal.compact();
       await journal.close();
     }

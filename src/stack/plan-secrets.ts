@@ -1,12 +1,12 @@
 import type { SecretRegistry } from "../apply/secret-registry.js";
-import type { Plan } from "../plan/plan.js";
+import type { Plan, PlanBody } from "../plan/plan.js";
 
 /**
  * Remembers the secret values a plan holds (inputs, prior values and outputs named secret; secret stack
  * outputs), so that everything printed or stored after redacts them.
  * @example planSecrets(plan, registry); registry.redact(message);
  */
-export function planSecrets(plan: Plan, secrets: SecretRegistry): void {
+export function planSecrets(plan: PlanBody, secrets: SecretRegistry): void {
   for (const s of plan.steps) if ("secretKeys" in s) secrets.addSecretsOf(s);
   secrets.addProps(plan.outputs, plan.secretOutputs);
 }

@@ -5,7 +5,7 @@ import type { StackState, StateMutation } from "./types.js";
  * state) and on replay, so the two always agree.
  *
  * Every call that carries at least one mutation bumps `serial` once: a plan made against a state is
- * refused after any committed change, including changes recovered from the journal of a crashed run.
+ * refused after any committed change, including changes replayed from the journal of a crashed run.
  *
  * @example
  * applyMutations(state, [{ kind: "remove", urn }]); // state.resources[urn] is gone, state.serial + 1

@@ -338,7 +338,7 @@ export class StoreBackend implements StateReader, StateWriter, OutputReader, Sta
   /**
    * Makes stored version `version` current again, as a new version (so the rollback itself can be
    * rolled back). Takes the lock (so it refuses while a run holds it) and refuses while operations of a
-   * crashed run are unreconciled. Needs no passphrase: secrets are copied as stored.
+   * crashed run are not settled yet. Needs no passphrase: secrets are copied as stored.
    *
    * @example const { version } = await backend.rollback(12);
    */
@@ -350,7 +350,7 @@ export class StoreBackend implements StateReader, StateWriter, OutputReader, Sta
       if (scan.prep.pending.length) {
         throw new Error(
           `stack ${this.stack} has ${scan.prep.pending.length} interrupted operation(s) (e.g. ${scan.prep.pending[0]!.kind} of ${scan.prep.pending[0]!.urn}): ` +
-            `run preview first so they are reconciled, then roll back`,
+            `run preview first so they are settled (each object read back), then roll back`,
         );
       }
       const text = await this.store.readVersion(version);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ROUNDS, runRounds, type RoundSteps } from "../../src/stack/rounds.js";
-import type { DeferredPart, Plan, PlanStep } from "../../src/plan/plan.js";
+import { MAX_ROUNDS, roundQuestion, runRounds, type RoundSteps } from "../../src/stack/rounds.js";
+import { newPlan, type DeferredPart, type Plan, type PlanStep } from "../../src/plan/plan.js";
 import type { StackState } from "../../src/state/types.js";
 import type { Urn } from "../../src/core/urn.js";
 
@@ -9,7 +9,7 @@ const part: DeferredPart = { kind: "declared", type: "t:T", pattern: "x-…", wa
 const create = { kind: "create", urn: "urn:cairn:dev::p::t:T::a" as Urn, type: "t:T", deps: [], news: {}, secretKeys: [], meta: { deps: [], protect: false, retainOnDelete: false } } as PlanStep;
 
 function plan(steps: PlanStep[], deferred?: DeferredPart[]): Plan {
-  return { version: 1, project: "p", stack: "dev", baseSerial: 0, fingerprint: "", mode: "update", refresh: [], drift: [], steps, outputs: {}, secretOutputs: [], outputsChanged: false, diagnostics: [], ...(deferred ? { deferred } : {}) };
+  return newPlan({ project: "p", stack: "dev", baseSerial: 0, fingerprint: "", mode: "update", refresh: [], drift: [] }, { steps, outputs: {}, secretOutputs: [], outputsChanged: false, diagnostics: [], ...(deferred ? { deferred } : {}) });
 }
 
 /** Steps whose planner hands out `plans` in turn, and that record what they applied. */
@@ -67,5 +67,24 @@ describe("up in rounds", () => {
     const s = steps(Array.from({ length: MAX_ROUNDS + 5 }, () => plan([create], [part])));
     await expect(runRounds(plan([create], [part]), state, s)).rejects.toThrow(new RegExp(`up stopped after ${MAX_ROUNDS} rounds`));
     expect(s.applied.length).toBe(MAX_ROUNDS);
+  });
+});
+
+describe("asking before a round", () => {
+  const prior = { deps: [] };
+  const del = { kind: "delete", urn: "urn:cairn:dev::p::t:T::old" as Urn, type: "t:T", deps: [], id: "i-1", outputs: {}, secretKeys: [], meta: { deps: [], protect: false, retainOnDelete: false }, prior } as unknown as PlanStep;
+  const replace = { ...create, kind: "replace", id: "i-2", olds: {}, outputs: {}, changed: [], drift: [], replaceKeys: ["v"], reason: "attributes", deleteFirst: false, prior } as unknown as PlanStep;
+
+  it("asks about the first round whatever it does", () => {
+    expect(roundQuestion(plan([create]), 1)).toBe('Apply these changes to stack "dev"?');
+  });
+
+  it("applies a later round that only creates without asking again", () => {
+    expect(roundQuestion(plan([create]), 2)).toBeUndefined();
+  });
+
+  it("asks again about a later round that deletes or replaces, naming the round", () => {
+    expect(roundQuestion(plan([create, del]), 2)).toBe('Round 2 deletes or replaces resources. Apply it to stack "dev"?');
+    expect(roundQuestion(plan([replace]), 3)).toBe('Round 3 deletes or replaces resources. Apply it to stack "dev"?');
   });
 });

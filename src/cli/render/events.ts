@@ -15,7 +15,7 @@ type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;
  * @example doing("create") // "creating"
  */
 export function doing(kind: ActionKind): string {
-  return actionKind(kind).ing;
+  return actionKind(kind).runningText;
 }
 
 /**
@@ -42,7 +42,7 @@ export function shortName(urn: string): string {
  * @example succeededLine({ type: "step-succeeded", urn, kind: "create", durationMs: 12 }) // "✓ created urn:… (12ms)"
  */
 export function succeededLine(e: Ev<"step-succeeded">, c: Colors = noColors): string {
-  return `${c.green("✓")} ${actionKind(e.kind).past} ${e.urn} ${c.dim(`(${took(e.durationMs)})`)}`;
+  return `${c.green("✓")} ${actionKind(e.kind).doneText} ${e.urn} ${c.dim(`(${took(e.durationMs)})`)}`;
 }
 
 /**

@@ -25,7 +25,13 @@ function reach(start: readonly string[], next: Map<string, string[]>, depth: num
   let frontier = [...start];
   for (let d = 0; d < depth && frontier.length; d++) {
     const after: string[] = [];
-    for (const id of frontier) for (const n of next.get(id) ?? []) if (!seen.has(n)) seen.add(n), after.push(n);
+    for (const id of frontier) {
+      for (const n of next.get(id) ?? []) {
+        if (seen.has(n)) continue;
+        seen.add(n);
+        after.push(n);
+      }
+    }
     frontier = after;
   }
   return seen;
@@ -54,7 +60,10 @@ function around(g: Graph, targets: readonly string[], depth: number): Set<string
     if (list) list.push(v);
     else m.set(k, [v]);
   };
-  for (const e of g.edges) add(down, e.from, e.to), add(up, e.to, e.from);
+  for (const e of g.edges) {
+    add(down, e.from, e.to);
+    add(up, e.to, e.from);
+  }
   return new Set([...reach(start, up, depth), ...reach(start, down, depth)]);
 }
 

@@ -31,7 +31,7 @@ export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof c
   countText: (n) => `${n} to create`,
   actions: (step) => [{ id: actionId(step, "create"), kind: "create", step, index: -1 }],
   decision: (step) => `not in state${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}`,
-  verb: "is created",
+  whatHappens: "is created",
   label: () => "+ create",
   color: "green",
   why: () => undefined,
@@ -49,7 +49,7 @@ export const createAction: ActionSpec<CreateAction> = {
   makesValue: true,
   releases: false,
   deletesObject: false,
-  past: "created",
-  ing: "creating",
+  doneText: "created",
+  runningText: "creating",
   afterFailure: (command) => `nothing was recorded for it (an object made part-way is recorded as tainted and replaced next time); fix the cause and run \`${command} up\` again`,
 };

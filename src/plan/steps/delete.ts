@@ -61,7 +61,7 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
     return [step.retain ? { id, kind: "forget", step, index: -1 } : { id, kind: "delete", step, index: -1 }];
   },
   decision: (step) => (step.deposed ? "deposed object" : step.retain ? "not in the program (retainOnDelete: forgotten)" : "not in the program"),
-  verb: "is deleted",
+  whatHappens: "is deleted",
   label: (step) => (step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete"),
   color: "red",
   why,
@@ -82,8 +82,8 @@ export const deleteAction: ActionSpec<DeleteAction> = {
   deletesObject: true,
   removesRecord: (a) => !a.step.deposed,
   deletesDeposed: (a) => a.step.deposed,
-  past: "deleted",
-  ing: "deleting",
+  doneText: "deleted",
+  runningText: "deleting",
   afterFailure: (command) => `it stays in state, so the next run tries again; if it was already removed by hand, \`${command} refresh\` forgets it`,
 };
 
@@ -97,7 +97,7 @@ export const forgetAction: ActionSpec<ForgetAction> = {
   makesValue: false,
   releases: true,
   deletesObject: false,
-  past: "forgot (retainOnDelete: left in the cloud)",
-  ing: "forgetting",
+  doneText: "forgot (retainOnDelete: left in the cloud)",
+  runningText: "forgetting",
   afterFailure: (command) => `nothing was changed; run \`${command} up\` again`,
 };

@@ -36,7 +36,7 @@ export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJso
   countText: (n) => `${n} to read`,
   actions: (step) => (step.deferred ? [{ id: actionId(step, "read"), kind: "read", step, index: -1 }] : []),
   decision: (step) => (step.deferred ? "deferred to apply" : "read now"),
-  verb: "is read during apply",
+  whatHappens: "is read during apply",
   label: () => "<= read",
   color: "cyan",
   why,
@@ -54,7 +54,7 @@ export const readAction: ActionSpec<ReadAction> = {
   makesValue: true,
   releases: false,
   deletesObject: false,
-  past: "read",
-  ing: "reading",
+  doneText: "read",
+  runningText: "reading",
   afterFailure: () => "nothing was changed; check the id or query it is read by",
 };

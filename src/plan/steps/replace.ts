@@ -113,7 +113,7 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
   ],
   decision: (step) =>
     `${step.reason}${step.cause && (step.reason === "dependency" || step.reason === "attributes") ? ` (${step.cause})` : ""}${keysText("replace keys", step.replaceKeys)}${keysText("changed", step.changed)}${step.deleteFirst ? "; delete first" : "; create first"}`,
-  verb: "is replaced",
+  whatHappens: "is replaced",
   label,
   color: "magenta",
   why,
@@ -138,8 +138,8 @@ export const replaceAction: ActionSpec<ReplaceAction> = {
   deletesObject: false,
   // Delete-first: the old object goes before the replacement is made.
   follows: (a) => (a.step.deleteFirst ? [{ id: actionId(a.step, "delete-replaced") }] : []),
-  past: "replaced",
-  ing: "replacing",
+  doneText: "replaced",
+  runningText: "replacing",
   afterFailure: (command) => `the replacement did not finish and the current object stays in state; fix the cause and run \`${command} up\` again`,
 };
 
@@ -156,7 +156,7 @@ export const deleteReplacedAction: ActionSpec<DeleteReplacedAction> = {
   // Delete-first, the old object is the current one: its record goes with it.
   removesRecord: (a) => a.step.deleteFirst,
   follows: (a) => (a.step.deleteFirst ? [] : [{ valueOf: a.step.urn }]),
-  past: "deleted the old object of",
-  ing: "deleting the old object of",
+  doneText: "deleted the old object of",
+  runningText: "deleting the old object of",
   afterFailure: (command) => `the new object is in use; the old one stays recorded and the next \`${command} up\` deletes it`,
 };

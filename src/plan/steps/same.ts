@@ -36,7 +36,7 @@ export const sameStep: StepKindSpec<SameStep, never, z.infer<typeof sameJson>> =
   counted: () => true,
   actions: () => [],
   decision: (step) => `no change${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}${step.adopt ? "; adopts an existing object" : ""}`,
-  verb: "is unchanged",
+  whatHappens: "is unchanged",
   label: (step) => (step.adopt ? "<= import" : step.movedFrom ? "= move" : "  same"),
   color: "dim",
   why,

@@ -156,8 +156,8 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   actions(step: S): A[];
   /** The debug trace's reason for it (after `plan <kind> <urn>: `). */
   decision(step: S): string;
-  /** How a wait's "runs because …" note says what happens to it: `is replaced`. */
-  verb: string;
+  /** What the plan does to it, as said after its name (`zone, which is replaced`; a wait's "runs because …"): `is replaced`. */
+  whatHappens: string;
   /** The glyph and word of its plan line: `+/- replace (create first)`. */
   label(step: S): string;
   color: StepColor;
@@ -170,7 +170,7 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
    * guards changed); undefined when it runs. Test results list such a step among the waits, `not-needed`.
    */
   notNeeded?: (step: S) => string | undefined;
-  /** It as a changing dependency in another step's reason (default: `<name>, which <verb>`). */
+  /** It as a changing dependency in another step's reason (default: `<name>, which <whatHappens>`). */
   asDependency?: (step: S) => string;
   /** Why it is in the plan, in words; undefined when it speaks for itself. */
   why(step: S, plan: PlanView): string | undefined;
@@ -364,9 +364,9 @@ export interface ActionSpec<A extends ActionBase> {
   /** Other actions it follows (the order inside a step, like a replace's create and delete). */
   follows(action: A): Follows[];
   /** `created`, `deleted the old object of`: what a finished one did. */
-  past: string;
+  doneText: string;
   /** `creating`: what a running one does. */
-  ing: string;
+  runningText: string;
   /** What a failure leaves in state and what to run next (`command` runs the program). */
   afterFailure(command: string): string;
 }

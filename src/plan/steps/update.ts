@@ -33,7 +33,7 @@ export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof u
   countText: (n) => `${n} to update`,
   actions: (step) => [{ id: actionId(step, "update"), kind: "update", step, index: -1 }],
   decision: (step) => `changed ${step.changed.join(", ")}${keysText("drifted", step.drift)}${step.adopt ? "; adopts an existing object" : ""}`,
-  verb: "is updated",
+  whatHappens: "is updated",
   label: () => "~ update",
   color: "yellow",
   why,
@@ -51,7 +51,7 @@ export const updateAction: ActionSpec<UpdateAction> = {
   makesValue: true,
   releases: true,
   deletesObject: false,
-  past: "updated",
-  ing: "updating",
+  doneText: "updated",
+  runningText: "updating",
   afterFailure: (command) => `the object keeps its last recorded state; fix the cause and run \`${command} up\` again`,
 };

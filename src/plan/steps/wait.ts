@@ -74,7 +74,7 @@ export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJso
   countText: (n) => `${n} wait${n === 1 ? "" : "s"}`,
   actions: (step) => (step.needed ? [{ id: actionId(step, "wait"), kind: "wait", step, index: -1 }] : []),
   decision: (step) => `${step.needed ? "runs" : "not needed"} (${step.why})`,
-  verb: "runs",
+  whatHappens: "runs",
   label: () => ">",
   color: "blue",
   line: (step, c) => {
@@ -103,7 +103,7 @@ export const waitAction: ActionSpec<WaitAction> = {
   makesValue: true,
   releases: false,
   deletesObject: false,
-  past: "waited for",
-  ing: "waiting for",
+  doneText: "waited for",
+  runningText: "waiting for",
   afterFailure: (command) => `nothing after the wait ran; run \`${command} up\` again once the target is ready`,
 };

@@ -11,8 +11,8 @@ import { CairnError } from "./errors.js";
 import { thrownMessage } from "../core/thrown.js";
 import type { ReadRunner } from "../runtime/bounded-read.js";
 
-/** How to reach recorded objects, and where to tell the user what was found. */
-export interface ReconcileEnv {
+/** How settling interrupted operations reaches recorded objects, and where it tells the user what was found. */
+export interface SettleEnv {
   /** The context of a provider's `resume`, which bounds its own polling. */
   opContext: (urn: Urn, provider?: ProviderInstance) => OpContext;
   /** Makes a provider read, bounded and retried. */
@@ -41,12 +41,15 @@ function settle(current: ResourceState | undefined, id: string, read: Props | un
 }
 
 /**
- * Settles operations a crash (or an abandoned call) left pending: reads each object back, then adopts or
+ * Settles the interrupted operations a crash (or an abandoned call) left pending: reads each object back, then adopts or
  * discards it. A create whose object id was never recorded cannot be read back: it is planned again only
  * when that cannot make a second object (its provider noted nothing yet, or makes creates safe to repeat).
  * Otherwise, once the rest are settled, the run stops naming each such create (see {@link unsettledCreates}).
+ * ("Recover" is the word for rebuilding a damaged snapshot, `state recover`; interrupted calls are settled.)
+ *
+ * @example await settleInterrupted(journal, loaded.pending, providerEnv(ctx));
  */
-export async function reconcile(journal: JournalWriter & { end(op: number, m: StateMutation[]): void; flush(): Promise<void> }, pending: readonly PendingOperation[], env: ReconcileEnv): Promise<void> {
+export async function settleInterrupted(journal: JournalWriter & { end(op: number, m: StateMutation[]): void; flush(): Promise<void> }, pending: readonly PendingOperation[], env: SettleEnv): Promise<void> {
   const unsettled: { p: PendingOperation; loaded: boolean }[] = [];
   for (const p of pending) {
     const what = `${p.kind} of ${p.urn} (started ${p.since})`;
@@ -119,7 +122,7 @@ export function unsettledCreates(ops: readonly { p: PendingOperation; loaded: bo
 }
 
 /** Settles a pending operation its provider can resume (it noted a request): asks how it ended, records that. */
-async function resumeOne(journal: JournalWriter & { end(op: number, m: StateMutation[]): void }, p: PendingOperation, provider: Provider, env: ReconcileEnv, what: string): Promise<void> {
+async function resumeOne(journal: JournalWriter & { end(op: number, m: StateMutation[]): void }, p: PendingOperation, provider: Provider, env: SettleEnv, what: string): Promise<void> {
   const current = journal.state.resources[p.urn];
   const instance = env.instanceFor(p.type, objectOf(current, p.id ?? current?.id ?? "").provider);
   const ctx = env.opContext(p.urn, instance);
