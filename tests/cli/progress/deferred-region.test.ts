@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deferredRegion } from "../../src/cli/progress/deferred-region.js";
-import type { LiveRegion } from "../../src/cli/progress/live.js";
+import { deferredRegion } from "../../../src/cli/progress/deferred-region.js";
+import type { LiveRegion } from "../../../src/cli/progress/live.js";
 
 function recording() {
   const calls: string[] = [];
