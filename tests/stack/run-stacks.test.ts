@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { program } from "../../src/entry/program.js";
 import { runStacks, stackOrder } from "../../src/stack/run-stacks.js";
 import { stackOutputs } from "../../src/program/stack-outputs.js";
-import { twoStacks } from "./two-stacks.js";
+import { twoStacks } from "../state/two-stacks/two-stacks.js";
 
 let dir: string;
 beforeEach(async () => {

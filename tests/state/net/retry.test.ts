@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createServer } from "node:net";
-import { BackendNotAnsweringError, BackendUnreachableError, FIRST_CONTACT_MS, withRetry, type Contact, type RetryPolicy } from "../../src/state/net/retry.js";
-import { isPgTransient } from "../../src/state/pg/pg-connection.js";
-import { openBackend } from "../../src/state/open-backend.js";
+import { BackendNotAnsweringError, BackendUnreachableError, FIRST_CONTACT_MS, withRetry, type Contact, type RetryPolicy } from "../../../src/state/net/retry.js";
+import { isPgTransient } from "../../../src/state/pg/pg-connection.js";
+import { openBackend } from "../../../src/state/open-backend.js";
 
 const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5433"), { code: "ECONNREFUSED" });
 const reset = () => Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });

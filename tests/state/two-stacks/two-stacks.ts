@@ -1,14 +1,14 @@
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { program } from "../../src/entry/program.js";
-import { secret } from "../../src/program/output.js";
-import type { StackOptions } from "../../src/stack/stack.js";
-import type { EngineEvent } from "../../src/apply/events.js";
-import { stackOutputs } from "../../src/program/stack-outputs.js";
-import { memoryType } from "../helpers.js";
-import { renderPlan } from "../../src/cli/render/plan.js";
-import { planToJson } from "../../src/cli/json/plan.js";
+import { program } from "../../../src/entry/program.js";
+import { secret } from "../../../src/program/output.js";
+import type { StackOptions } from "../../../src/stack/stack.js";
+import type { EngineEvent } from "../../../src/apply/events.js";
+import { stackOutputs } from "../../../src/program/stack-outputs.js";
+import { memoryType } from "../../helpers.js";
+import { renderPlan } from "../../../src/cli/render/plan.js";
+import { planToJson } from "../../../src/cli/json/plan.js";
 
 /** What network publishes, typed as app reads it. */
 export interface NetworkOutputs {

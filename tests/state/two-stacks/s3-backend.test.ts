@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, it } from "vitest";
-import { fakeS3 } from "../state/fake-s3.js";
+import { fakeS3 } from "../fake-s3.js";
 import { conformance } from "./two-stacks.js";
 
 let s3: ReturnType<typeof fakeS3>;

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, it, type TestContext } from "vitest";
-import { startPostgres, type PgServer } from "../state/pg-server.js";
+import { startPostgres, type PgServer } from "../pg-server.js";
 import { conformance } from "./two-stacks.js";
 
 let server: PgServer | string | undefined;

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { StateBackend } from "../../src/state/backend.js";
-import { LockCompromisedError, StackLockedError } from "../../src/state/lock-holder.js";
-import { S3Backend } from "../../src/state/s3/s3-backend.js";
-import { fakeS3 } from "./fake-s3.js";
-import { resource, urnOf } from "./helpers.js";
+import type { StateBackend } from "../../../src/state/backend.js";
+import { LockCompromisedError, StackLockedError } from "../../../src/state/lock-holder.js";
+import { S3Backend } from "../../../src/state/s3/s3-backend.js";
+import { fakeS3 } from "../fake-s3.js";
+import { resource, urnOf } from "../helpers.js";
 
 const URL = "s3://acme-state/cairn?region=eu-west-1";
 const KEY = (name: string) => `acme-state/cairn/web/dev/${name}`;
