@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Program } from "../src/entry/program.js";
-import { table, AREAS } from "./bad-inputs/table.js";
-import { runTrial } from "./bad-inputs/trial.js";
-import { judge } from "./bad-inputs/classify.js";
-import { removeFolders } from "./bad-inputs/run-cli.js";
+import { Program } from "../../src/entry/program.js";
+import { table, AREAS } from "./table.js";
+import { runTrial } from "./trial.js";
+import { judge } from "./classify.js";
+import { removeFolders } from "./run-cli.js";
 
 // The table of bad inputs users have tried, and the one answer each gets: what is wrong, where it came from,
 // what to do. Usage mistakes exit 2; everything else exits 1. Every case also checks that the answer came

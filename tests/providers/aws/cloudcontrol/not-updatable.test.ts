@@ -2,14 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Urn } from "../../../src/core/urn.js";
-import { program, type ProgramFn } from "../../../src/entry/program.js";
-import { Provider } from "../../../src/providers/aws/provider.js";
-import { cloudControlType } from "../../../src/providers/aws/cloudcontrol/define.js";
-import { cloudControlProvider } from "../../../src/providers/aws/cloudcontrol/provider.js";
-import { decodeTypeSpec, FLAG, type TypeSpecData } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
-import { renderPlan } from "../../../src/cli/render/plan.js";
-import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../src/testing/cloudcontrol/fake-server.js";
+import type { Urn } from "../../../../src/core/urn.js";
+import { program, type ProgramFn } from "../../../../src/entry/program.js";
+import { Provider } from "../../../../src/providers/aws/provider.js";
+import { cloudControlType } from "../../../../src/providers/aws/cloudcontrol/define.js";
+import { cloudControlProvider } from "../../../../src/providers/aws/cloudcontrol/provider.js";
+import { decodeTypeSpec, FLAG, type TypeSpecData } from "../../../../src/providers/aws/cloudcontrol/type-spec.js";
+import { renderPlan } from "../../../../src/cli/render/plan.js";
+import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../../src/testing/cloudcontrol/fake-server.js";
 
 /** Shaped after Lex `BotVersion`: the registry gives it create, read, delete and list handlers, no update. */
 const DATA = {

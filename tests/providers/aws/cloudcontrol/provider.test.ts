@@ -14,15 +14,15 @@ import {
   UpdateResourceCommand,
   type ProgressEvent,
 } from "@aws-sdk/client-cloudcontrol";
-import type { Urn } from "../../../src/core/urn.js";
-import { cloudControlProvider } from "../../../src/providers/aws/cloudcontrol/provider.js";
-import { knownType } from "../../../src/providers/aws/cloudcontrol/types.js";
-import type { TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
-import "../../../src/providers/aws/services/sqs.js";
-import "../../../src/providers/aws/services/rds.js";
-import { testCtx } from "../aws/ctx.js";
-import { FakeClock } from "../../../src/testing/fake-clock.js";
-import { Provider as AwsProvider } from "../../../src/providers/aws/provider.js";
+import type { Urn } from "../../../../src/core/urn.js";
+import { cloudControlProvider } from "../../../../src/providers/aws/cloudcontrol/provider.js";
+import { knownType } from "../../../../src/providers/aws/cloudcontrol/types.js";
+import type { TypeInfo } from "../../../../src/providers/aws/cloudcontrol/type-spec.js";
+import "../../../../src/providers/aws/services/sqs.js";
+import "../../../../src/providers/aws/services/rds.js";
+import { testCtx } from "../ctx.js";
+import { FakeClock } from "../../../../src/testing/fake-clock.js";
+import { Provider as AwsProvider } from "../../../../src/providers/aws/provider.js";
 
 const cc = mockClient(CloudControlClient);
 const URN = "urn:cairn:dev::app::aws:sqs:Queue::jobs" as Urn;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { transformMatches } from "../../../src/providers/aws/cloudcontrol/transforms.js";
+import { transformMatches } from "../../../../src/providers/aws/cloudcontrol/transforms.js";
 
 // Expressions as the CloudFormation registry writes them (schemas of AWS::Route53::HostedZone,
 // AWS::RDS::DBInstance, AWS::Lambda::Permission, AWS::Cognito::UserPool).

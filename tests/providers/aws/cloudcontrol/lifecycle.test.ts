@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program, type ProgramFn } from "../../../src/entry/program.js";
-import { Provider } from "../../../src/providers/aws/provider.js";
-import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../src/testing/cloudcontrol/fake-server.js";
-import { Queue } from "../../../src/providers/aws/services/sqs.js";
-import { DBInstance } from "../../../src/providers/aws/services/rds.js";
-import { wait } from "../../../src/wait/wait.js";
-import { seconds } from "../../../src/core/duration.js";
+import { program, type ProgramFn } from "../../../../src/entry/program.js";
+import { Provider } from "../../../../src/providers/aws/provider.js";
+import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../../src/testing/cloudcontrol/fake-server.js";
+import { Queue } from "../../../../src/providers/aws/services/sqs.js";
+import { DBInstance } from "../../../../src/providers/aws/services/rds.js";
+import { wait } from "../../../../src/wait/wait.js";
+import { seconds } from "../../../../src/core/duration.js";
 
 let dir: string;
 let fake: ServedFakeCloudControl;
@@ -74,8 +74,8 @@ describe("checks, refusals and default tags on Cloud Control types", () => {
     const plan = await stack.preview();
     const errors = plan.diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
     expect(errors).toEqual([
-      '"jobs" (aws:sqs:Queue), input "visibilityTimout": AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?) (declared at tests/providers/cloudcontrol/lifecycle.test.ts:71:7)',
-      '"other" (aws:sqs:Queue), input "visibilityTimeout": expected an integer, got string "soon" (declared at tests/providers/cloudcontrol/lifecycle.test.ts:72:7)',
+      '"jobs" (aws:sqs:Queue), input "visibilityTimout": AWS::SQS::Queue has no property "visibilityTimout" (did you mean "visibilityTimeout"?) (declared at tests/providers/aws/cloudcontrol/lifecycle.test.ts:71:7)',
+      '"other" (aws:sqs:Queue), input "visibilityTimeout": expected an integer, got string "soon" (declared at tests/providers/aws/cloudcontrol/lifecycle.test.ts:72:7)',
     ]);
     await expect(stack.up()).rejects.toThrow(/visibilityTimout/);
     expect(fake.cloud.calls.filter((c) => c.operation !== "ListResourceRequests")).toEqual([]);

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { mockClient } from "aws-sdk-client-mock";
 import { CloudControlClient, GetResourceCommand, UpdateResourceCommand } from "@aws-sdk/client-cloudcontrol";
-import type { Urn } from "../../../src/core/urn.js";
-import { cloudControlProvider } from "../../../src/providers/aws/cloudcontrol/provider.js";
-import { decodeTypeSpec, FLAG, type TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
-import { testCtx } from "../aws/ctx.js";
+import type { Urn } from "../../../../src/core/urn.js";
+import { cloudControlProvider } from "../../../../src/providers/aws/cloudcontrol/provider.js";
+import { decodeTypeSpec, FLAG, type TypeInfo } from "../../../../src/providers/aws/cloudcontrol/type-spec.js";
+import { testCtx } from "../ctx.js";
 import { BROKER, CLUSTER, DB, DEEP, DIST, FN, FN_REG } from "./registry-types.js";
 
 const cc = mockClient(CloudControlClient);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ProgressEvent } from "@aws-sdk/client-cloudcontrol";
-import { RequestPoller } from "../../../src/providers/aws/cloudcontrol/requests.js";
-import type { CloudControl } from "../../../src/providers/aws/cloudcontrol/client.js";
-import { FakeClock } from "../../../src/testing/fake-clock.js";
-import { seconds } from "../../../src/core/duration.js";
+import { RequestPoller } from "../../../../src/providers/aws/cloudcontrol/requests.js";
+import type { CloudControl } from "../../../../src/providers/aws/cloudcontrol/client.js";
+import { FakeClock } from "../../../../src/testing/fake-clock.js";
+import { seconds } from "../../../../src/core/duration.js";
 
 /** A Cloud Control whose requests finish at set times on `clock`, answering only the list and status calls. */
 function scripted(clock: FakeClock) {

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { program, type ProgramFn } from "../../../src/entry/program.js";
-import { Provider } from "../../../src/providers/aws/provider.js";
-import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../src/testing/cloudcontrol/fake-server.js";
-import { Queue } from "../../../src/providers/aws/services/sqs.js";
-import { Bucket } from "../../../src/providers/aws/services/s3.js";
+import { program, type ProgramFn } from "../../../../src/entry/program.js";
+import { Provider } from "../../../../src/providers/aws/provider.js";
+import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../../src/testing/cloudcontrol/fake-server.js";
+import { Queue } from "../../../../src/providers/aws/services/sqs.js";
+import { Bucket } from "../../../../src/providers/aws/services/s3.js";
 
 let dir: string;
 let fake: ServedFakeCloudControl;

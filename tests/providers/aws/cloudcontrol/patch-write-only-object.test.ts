@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { patchDocument } from "../../../src/providers/aws/cloudcontrol/patch.js";
-import { decodeTypeSpec, FLAG, type TypeSpecData } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
+import { patchDocument } from "../../../../src/providers/aws/cloudcontrol/patch.js";
+import { decodeTypeSpec, FLAG, type TypeSpecData } from "../../../../src/providers/aws/cloudcontrol/type-spec.js";
 
 const { required: R, replaces: X } = FLAG;
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { fitName, type AutoNameRule } from "../../../src/provider/auto-name.js";
-import { autoNameRule } from "../../../src/providers/aws/cloudcontrol/autoname.js";
-import { knownType } from "../../../src/providers/aws/cloudcontrol/types.js";
-import { decodeTypeSpec, type TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
-import { schemaOf } from "../../../src/providers/aws/cloudcontrol/define.js";
-import "../../../src/providers/aws/services/s3.js";
-import "../../../src/providers/aws/services/sqs.js";
-import "../../../src/providers/aws/services/iam.js";
-import "../../../src/providers/aws/services/lambda.js";
+import { fitName, type AutoNameRule } from "../../../../src/provider/auto-name.js";
+import { autoNameRule } from "../../../../src/providers/aws/cloudcontrol/autoname.js";
+import { knownType } from "../../../../src/providers/aws/cloudcontrol/types.js";
+import { decodeTypeSpec, type TypeInfo } from "../../../../src/providers/aws/cloudcontrol/type-spec.js";
+import { schemaOf } from "../../../../src/providers/aws/cloudcontrol/define.js";
+import "../../../../src/providers/aws/services/s3.js";
+import "../../../../src/providers/aws/services/sqs.js";
+import "../../../../src/providers/aws/services/iam.js";
+import "../../../../src/providers/aws/services/lambda.js";
 import patterns from "./name-patterns.json" with { type: "json" };
 
 const SUFFIX = "1a2b3c4";

@@ -2,16 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { stackFiles } from "../../../src/state/stack-files.js";
-import { beginLine, headLine, noteLine } from "../../../src/state/journal-format.js";
-import type { Urn } from "../../../src/core/urn.js";
-import { program, type ProgramFn } from "../../../src/entry/program.js";
-import { Provider } from "../../../src/providers/aws/provider.js";
-import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../src/testing/cloudcontrol/fake-server.js";
-import { Bucket } from "../../../src/providers/aws/services/s3.js";
-import { Function as LambdaFunction } from "../../../src/providers/aws/services/lambda.js";
-import { cloudControlType } from "../../../src/providers/aws/cloudcontrol/define.js";
-import { changesBeyondObserved, hasChanges } from "../../../src/plan/plan.js";
+import { stackFiles } from "../../../../src/state/stack-files.js";
+import { beginLine, headLine, noteLine } from "../../../../src/state/journal-format.js";
+import type { Urn } from "../../../../src/core/urn.js";
+import { program, type ProgramFn } from "../../../../src/entry/program.js";
+import { Provider } from "../../../../src/providers/aws/provider.js";
+import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../../../src/testing/cloudcontrol/fake-server.js";
+import { Bucket } from "../../../../src/providers/aws/services/s3.js";
+import { Function as LambdaFunction } from "../../../../src/providers/aws/services/lambda.js";
+import { cloudControlType } from "../../../../src/providers/aws/cloudcontrol/define.js";
+import { changesBeyondObserved, hasChanges } from "../../../../src/plan/plan.js";
 import { DB_DATA } from "./registry-types.js";
 
 /** An RDS-like type with the registry's facts (its propertyTransforms), served by the fake as any other. */
@@ -145,7 +145,7 @@ describe("a refresh records what it observes; only a declared property's change 
 
 describe("a create resumed after an interruption records the object's values as outputs, not inputs", () => {
   it("a role without roleName, interrupted mid-create, is resumed and then plans no change (no second create, no delete)", async () => {
-    const { Role } = await import("../../../src/providers/aws/services/iam.js");
+    const { Role } = await import("../../../../src/providers/aws/services/iam.js");
     let maxSessionDuration = 3600;
     const fn = () => void new Role("r", { assumeRolePolicyDocument: { Version: "2012-10-17", Statement: [] }, maxSessionDuration });
     // What a run killed while Cloud Control was creating leaves: the create sent, and in the journal the

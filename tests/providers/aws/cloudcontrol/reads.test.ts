@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { mockClient } from "aws-sdk-client-mock";
 import { CloudControlClient, GetResourceCommand, ListResourcesCommand, UnsupportedActionException } from "@aws-sdk/client-cloudcontrol";
-import type { Urn } from "../../../src/core/urn.js";
-import { cloudControlProvider } from "../../../src/providers/aws/cloudcontrol/provider.js";
-import { decodeTypeSpec, type TypeInfo } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
-import { testCtx } from "../aws/ctx.js";
+import type { Urn } from "../../../../src/core/urn.js";
+import { cloudControlProvider } from "../../../../src/providers/aws/cloudcontrol/provider.js";
+import { decodeTypeSpec, type TypeInfo } from "../../../../src/providers/aws/cloudcontrol/type-spec.js";
+import { testCtx } from "../ctx.js";
 import { DB, DIST, FN, FN_REG } from "./registry-types.js";
 
 const cc = mockClient(CloudControlClient);

@@ -2,7 +2,7 @@
  * Hand-made types carrying the CloudFormation registry's facts (`reg`), shaped after real ones (Lambda, EKS,
  * RDS, CloudFront, a security group), for the provider's tests of patches, replacement and reads.
  */
-import { decodeTypeSpec, FLAG, type TypeSpecData } from "../../../src/providers/aws/cloudcontrol/type-spec.js";
+import { decodeTypeSpec, FLAG, type TypeSpecData } from "../../../../src/providers/aws/cloudcontrol/type-spec.js";
 
 const { required: R, replaces: X, readOnly: RO, writeOnly: WO } = FLAG;
 

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mockClient } from "aws-sdk-client-mock";
 import { ChangeResourceRecordSetsCommand, GetChangeCommand, InvalidChangeBatch, Route53Client, type Change } from "@aws-sdk/client-route-53";
-import { asUrn } from "../../../src/core/urn.js";
-import { FakeClock } from "../../../src/testing/fake-clock.js";
-import { BATCH_LIMITS, splitBatches } from "../../../src/providers/aws/route53/batch.js";
-import { recordSetProvider } from "../../../src/providers/aws/route53/record-set.provider.js";
-import type { RecordSetInputs } from "../../../src/providers/aws/generated/route53/record-set.js";
-import { fakeAws } from "./fake-aws.js";
-import { testCtx } from "./ctx.js";
+import { asUrn } from "../../../../src/core/urn.js";
+import { FakeClock } from "../../../../src/testing/fake-clock.js";
+import { BATCH_LIMITS, splitBatches } from "../../../../src/providers/aws/route53/batch.js";
+import { recordSetProvider } from "../../../../src/providers/aws/route53/record-set.provider.js";
+import type { RecordSetInputs } from "../../../../src/providers/aws/generated/route53/record-set.js";
+import { fakeAws } from "../fake-aws.js";
+import { testCtx } from "../ctx.js";
 
 let aws: ReturnType<typeof fakeAws>;
 beforeEach(() => {
