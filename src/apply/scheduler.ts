@@ -55,8 +55,8 @@ const STATUS_NAMES: readonly Status[] = ["waiting", "running", "done", "failed",
  * await new Scheduler(jobs, deps, { parallel: 10, slot: () => true }).run({ run: (j) => work(j) });
  */
 export class Scheduler<J extends Job> {
-  // Per-job state lives in arrays by the job's index: maps keyed by id cost ~180 bytes a job at 100,000
-  // jobs, and every step of the walk hashed an id string. Ids are looked up only by the calls that name a
+  // Per-job state lives in arrays by the job's index: maps keyed by id cost far more memory a job, and
+  // every step of the walk hashed an id string. Ids are looked up only by the calls that name a
   // job from outside (pause, fail, statusOf), through a map made the first time one is asked.
   private idIndex: Map<string, number> | undefined;
   private readonly status: Uint8Array;
