@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { hasChanges } from "../../src/plan/plan.js";
-import { LockCompromisedError, StackLockedError } from "../../src/state/lock-holder.js";
-import { lockS3Stack } from "../../src/state/s3/s3-lock.js";
-import { S3Store } from "../../src/state/s3/s3-store.js";
-import { parseS3Url } from "../../src/state/s3/s3-target.js";
-import { cloudObjects, boxesProgram, exited, stoppedHolder } from "./fixtures/stop-cloud.js";
-import { tempDir } from "./helpers.js";
-import { useS3Fake } from "./s3-http-fake.js";
+import { hasChanges } from "../../../src/plan/plan.js";
+import { LockCompromisedError, StackLockedError } from "../../../src/state/lock-holder.js";
+import { lockS3Stack } from "../../../src/state/s3/s3-lock.js";
+import { S3Store } from "../../../src/state/s3/s3-store.js";
+import { parseS3Url } from "../../../src/state/s3/s3-target.js";
+import { cloudObjects, boxesProgram, exited, stoppedHolder } from "../fixtures/stop-cloud.js";
+import { tempDir } from "../helpers.js";
+import { useS3Fake } from "../s3-http-fake.js";
 
 const fake = useS3Fake();
 beforeEach(() => fake.fake().objects.clear());

@@ -2,11 +2,11 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it, type TestContext } from "vitest";
-import { hasChanges } from "../../src/plan/plan.js";
-import { boxes, cloud, cloudMatches } from "./fault-cloud.js";
-import { usePostgres } from "./pg-server.js";
-import { seeded } from "./s3-http-fake.js";
-import { startProxy } from "./tcp-proxy.js";
+import { hasChanges } from "../../../src/plan/plan.js";
+import { boxes, cloud, cloudMatches } from "../fault-cloud.js";
+import { usePostgres } from "../pg-server.js";
+import { seeded } from "../s3-http-fake.js";
+import { startProxy } from "../tcp-proxy.js";
 
 const pgdb = usePostgres("faults");
 const database = (ctx: TestContext) => pgdb.database(ctx);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { StackLockedError } from "../../src/state/lock-holder.js";
-import { S3Backend } from "../../src/state/s3/s3-backend.js";
-import { useS3Fake } from "./s3-http-fake.js";
-import { tempDir } from "./helpers.js";
+import { StackLockedError } from "../../../src/state/lock-holder.js";
+import { S3Backend } from "../../../src/state/s3/s3-backend.js";
+import { useS3Fake } from "../s3-http-fake.js";
+import { tempDir } from "../helpers.js";
 
 const fake = useS3Fake();
 afterEach(() => {

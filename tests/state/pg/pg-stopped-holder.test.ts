@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { hasChanges } from "../../src/plan/plan.js";
-import { StackLockedError } from "../../src/state/lock-holder.js";
-import { boxesProgram, cloudObjects, exited, stoppedHolder } from "./fixtures/stop-cloud.js";
-import { tempDir } from "./helpers.js";
-import { usePostgres } from "./pg-server.js";
+import { hasChanges } from "../../../src/plan/plan.js";
+import { StackLockedError } from "../../../src/state/lock-holder.js";
+import { boxesProgram, cloudObjects, exited, stoppedHolder } from "../fixtures/stop-cloud.js";
+import { tempDir } from "../helpers.js";
+import { usePostgres } from "../pg-server.js";
 
 const pgdb = usePostgres("stopped");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

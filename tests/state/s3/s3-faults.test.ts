@@ -1,11 +1,11 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hasChanges } from "../../src/plan/plan.js";
-import { S3Backend } from "../../src/state/s3/s3-backend.js";
-import { SpillFile, spillPath } from "../../src/state/spill.js";
-import { boxes, cloud, cloudMatches } from "./fault-cloud.js";
-import { seeded, useS3Fake } from "./s3-http-fake.js";
+import { hasChanges } from "../../../src/plan/plan.js";
+import { S3Backend } from "../../../src/state/s3/s3-backend.js";
+import { SpillFile, spillPath } from "../../../src/state/spill.js";
+import { boxes, cloud, cloudMatches } from "../fault-cloud.js";
+import { seeded, useS3Fake } from "../s3-http-fake.js";
 
 const fake = useS3Fake();
 const url = fake.url;
