@@ -5,8 +5,8 @@ const RATE_SAMPLES = 64;
 
 /**
  * The provider calls in flight: at most `parallel` at once (each {@link InFlight.enter} takes a slot), and one
- * listener on the run's `abandonCalls` and `idle` signals to stop them all, so 10,000 calls do not add 10,000 listeners
- * (or leave 10,000 timers behind).
+ * listener on the run's `abandonCalls` and `idle` signals to stop them all, so a call adds no listener (nor
+ * leaves a timer behind).
  *
  * The slots are here, not in the scheduler, so an action can make its pending record durable *before* it
  * waits for a slot: the scheduler runs a few more actions than there are slots, and their records are
