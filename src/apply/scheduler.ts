@@ -63,7 +63,7 @@ export class Scheduler<J extends Job> {
   private readonly remaining: Int32Array;
   /**
    * The jobs that depend on each job: those of job `i` are `dependents[dependentsAt[i]…dependentsAt[i+1]-1]`
-   * (two flat arrays: a list per job that has dependents cost ~60 bytes each).
+   * (two flat arrays: a list per job that has dependents costs more memory).
    */
   private readonly dependentsAt: Int32Array;
   private readonly dependents: Int32Array;

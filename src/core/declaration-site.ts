@@ -167,7 +167,7 @@ const NO_SITE = new DeclarationSite(undefined);
 
 /**
  * The declaration sites of one evaluation, one per place in the program: the 10,000 resources a loop declares
- * on one line share one site, where each kept its own (~120 bytes of live heap per resource). Capturing costs
+ * on one line share one site, rather than each keeping its own. Capturing costs
  * the same (V8's price); what is kept does not grow with the resources. Scoped to an evaluation, not to the
  * process, because a site keeps V8's call site, and with it that frame's function and receiver (a component).
  *
