@@ -56,7 +56,8 @@ function forgotten(parts: StackParts, journal: { end(op: number, m: StateMutatio
 
 /**
  * Remembers the secrets of the loaded state, so no event or error shows them, and returns the types its
- * records are of (their modules are loaded): one walk of the records (each cost ~20 ms at 100,000).
+ * records are of (their modules are loaded): one walk of the records, not two (a walk is costly in a large
+ * stack).
  */
 function learnRecords(parts: StackParts, state: StackState): Set<string> {
   const types = new Set<string>();

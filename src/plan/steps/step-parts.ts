@@ -223,8 +223,8 @@ export function jsonBase<K extends string>(step: StepBase & { kind: K }, why: st
 
 /**
  * A `--json` step: {@link jsonBase}'s object with the kind's own fields added in order, those `undefined`
- * left out. Filled in place: spreading the base into a new literal made V8 build a slow copy (~300 bytes
- * more per step).
+ * left out. Filled in place: spreading the base into a new literal makes V8 build a slow, larger copy for
+ * every step.
  *
  * @example addFields(jsonBase(step, undefined), { inputs, import_id: step.adopt?.id }) // { op, urn, …, inputs }
  */

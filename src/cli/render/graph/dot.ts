@@ -16,8 +16,8 @@ const EDGES: Readonly<Record<GraphEdge["kind"], string>> = {
 };
 
 /**
- * Past this many nodes Graphviz is told to spend less on crossings: on a 1,000-node plan graph (2,000
- * edges) its full search took 57-72 s on a loaded 2-core machine, these bounds 1.8 s, for a few more crossings.
+ * Past this many nodes Graphviz is told to spend less on crossings: its full search on a large plan graph
+ * takes far longer than a user waits, and these bounds cost only a few more crossings.
  */
 const LARGE = 300;
 const QUICK_LAYOUT = "mclimit=0.01; nslimit=0.5; nslimit1=0.5; remincross=false;";
