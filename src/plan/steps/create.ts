@@ -30,6 +30,7 @@ export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof c
   deletesOrReplaces: false,
   countText: (n) => `${n} to create`,
   actions: (step) => [{ id: actionId(step, "create"), kind: "create", step, index: -1 }],
+  operations: (step) => [{ type: step.type, operation: "create" }],
   decision: (step) => `not in state${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}`,
   verb: "is created",
   label: () => "+ create",

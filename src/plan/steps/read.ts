@@ -35,6 +35,8 @@ export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJso
   counted: () => true,
   countText: (n) => `${n} to read`,
   actions: (step) => (step.deferred ? [{ id: actionId(step, "read"), kind: "read", step, index: -1 }] : []),
+  // A lookup is read whether while planning or, deferred, during apply.
+  operations: (step) => [{ type: step.type, operation: "read" }],
   decision: (step) => (step.deferred ? "deferred to apply" : "read now"),
   verb: "is read during apply",
   label: () => "<= read",

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import type { Urn } from "../../core/urn.js";
-import { addFields, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
+import { addFields, jsonBase, jsonParts, planParts, priorReads, whyLines } from "./step-parts.js";
 import type { AdoptedObject, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
 
 /** A resource that does not change (its record may still move to a new URN, or adopt an object). */
@@ -35,6 +35,7 @@ export const sameStep: StepKindSpec<SameStep, never, z.infer<typeof sameJson>> =
   listed: recordChanges,
   counted: () => true,
   actions: () => [],
+  operations: priorReads,
   decision: (step) => `no change${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}${step.adopt ? "; adopts an existing object" : ""}`,
   verb: "is unchanged",
   label: (step) => (step.adopt ? "<= import" : step.movedFrom ? "= move" : "  same"),

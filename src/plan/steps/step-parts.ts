@@ -7,6 +7,7 @@ import { nameOf, typeOf } from "../../core/urn.js";
 import { SECRET_MASK } from "../../core/secret-mask.js";
 import { UNKNOWN } from "../../core/unknown.js";
 import { maskProps, toJsonData } from "../../core/value-text.js";
+import type { ProviderOperation } from "../../provider/provider.js";
 
 /**
  * The parts every step kind is made of: the fields all steps share, the records they carry, the zod pieces
@@ -116,6 +117,39 @@ export interface PlanView {
   stackReads(deps: readonly Urn[]): string[];
 }
 
+/**
+ * What a step's provider operations need of the rest of its plan (see `StepKindSpec.operations`), built once
+ * per plan by `plan/permissions.ts`.
+ */
+export interface OperationsView {
+  /** The plan was made after a refresh (`--refresh`): every object a step has in state was read. */
+  readonly refreshed: boolean;
+  /** The type of the object a wait on `target` reads: the target's own, through waits on waits. */
+  waitedType(target: Urn): string;
+}
+
+/**
+ * One provider operation applying a step runs on a type (`create` of `aws:sqs:Queue`). `polled`: a wait's
+ * read, repeated until its predicate holds; several waits on one type read their objects together (`list`).
+ *
+ * @example const use: ProviderUse = { type: "aws:sqs:Queue", operation: "create" };
+ */
+export interface ProviderUse {
+  type: string;
+  operation: ProviderOperation;
+  polled?: boolean;
+}
+
+/**
+ * The read a resource step runs besides its own operations: the adoption's (`import`), or the refresh's when
+ * the plan was made after one.
+ *
+ * @example priorReads(updateStep, view) // [{ type: "local:File", operation: "read" }] when it adopts an object
+ */
+export function priorReads(step: StepBase & { adopt?: AdoptedObject }, plan: OperationsView): ProviderUse[] {
+  return step.adopt || plan.refreshed ? [{ type: step.type, operation: "read" }] : [];
+}
+
 /** How a plan is printed: colours, and `diff` for attribute-level detail with values never cut. */
 export interface DetailOptions {
   colors: Colors;
@@ -148,6 +182,8 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   readonly deletesOrReplaces: boolean;
   /** It has a line in the printed plan (an unchanged resource has none unless it moves or is adopted). */
   listed(step: S): boolean;
+  /** The provider operations applying it runs, by type: what the plan's least-privilege policy allows (`plan/permissions.ts`). */
+  operations(step: S, plan: OperationsView): ProviderUse[];
   /** It counts in the plan's count line and `--json` counts. */
   counted(step: S): boolean;
   /** Its part of the count line (`2 to create`); absent for a kind the count line leaves out. */

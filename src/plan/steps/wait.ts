@@ -73,6 +73,7 @@ export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJso
   counted: (step) => step.needed,
   countText: (n) => `${n} wait${n === 1 ? "" : "s"}`,
   actions: (step) => (step.needed ? [{ id: actionId(step, "wait"), kind: "wait", step, index: -1 }] : []),
+  operations: (step, plan) => (step.needed ? [{ type: plan.waitedType(step.target), operation: "read", polled: true }] : []),
   decision: (step) => `${step.needed ? "runs" : "not needed"} (${step.why})`,
   verb: "runs",
   label: () => ">",
