@@ -28,6 +28,8 @@ export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof c
   ...alwaysChanges,
   kind: "create",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: true,
   countText: (n) => `${n} to create`,
   actions: (step) => [{ id: actionId(step, "create"), kind: "create", step, index: -1 }],
   operations: (step) => [{ type: step.type, operation: "create" }],

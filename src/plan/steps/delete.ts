@@ -55,6 +55,8 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
   ...alwaysChanges,
   kind: "delete",
   deletesOrReplaces: true,
+  inProgram: false,
+  recorded: false,
   countText: (n) => `${n} to delete`,
   actions: (step) => {
     const id = actionId(step, step.deposed ? `deposed:${step.id}` : "delete");

@@ -28,6 +28,8 @@ const why = (step: ReadStep) => (step.deferred ? "read during apply (its inputs 
 export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJson>> = {
   kind: "read",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: false,
   changing: (step) => step.deferred,
   // A read changes nothing by itself: it only runs around changes.
   changes: () => false,

@@ -105,6 +105,8 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
   ...alwaysChanges,
   kind: "replace",
   deletesOrReplaces: true,
+  inProgram: true,
+  recorded: true,
   countText: (n) => `${n} to replace`,
   // keepOld: the old object stays deposed, for the plan of a later round to delete.
   actions: (step) => [

@@ -30,6 +30,8 @@ function why(step: SameStep): string | undefined {
 export const sameStep: StepKindSpec<SameStep, never, z.infer<typeof sameJson>> = {
   kind: "same",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: true,
   changing: () => false,
   changes: recordChanges,
   listed: recordChanges,

@@ -182,6 +182,19 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   readonly deletesOrReplaces: boolean;
   /** It has a line in the printed plan (an unchanged resource has none unless it moves or is adopted). */
   listed(step: S): boolean;
+  /**
+   * Its resource is one the program declares: false for a delete (its object left the program, or is the
+   * old object a replace left deposed). Applying it needs the program's node for it (`stack/applying.ts`
+   * evaluates again when one is missing), and the program's options on it can allow what it does
+   * (`allowDataLoss`, `stack/data-loss.ts`).
+   */
+  readonly inProgram: boolean;
+  /**
+   * After it is applied its resource has a state record holding its values, so those its `secretKeys` name
+   * are stored, encrypted, and the plan needs the passphrase first (`stack/plan-secrets.ts`). False for a
+   * delete (its record goes) and for reads and waits (never recorded as their own).
+   */
+  readonly recorded: boolean;
   /** The provider operations applying it runs, by type: what the plan's least-privilege policy allows (`plan/permissions.ts`). */
   operations(step: S, plan: OperationsView): ProviderUse[];
   /** It counts in the plan's count line and `--json` counts. */

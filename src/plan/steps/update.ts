@@ -30,6 +30,8 @@ export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof u
   ...alwaysChanges,
   kind: "update",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: true,
   countText: (n) => `${n} to update`,
   actions: (step) => [{ id: actionId(step, "update"), kind: "update", step, index: -1 }],
   operations: (step, plan) => [{ type: step.type, operation: "update" }, ...priorReads(step, plan)],

@@ -66,6 +66,8 @@ function lines(step: WaitStep): string[] {
 export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJson>> = {
   kind: "wait",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: false,
   changing: (step) => step.needed,
   // A wait changes nothing by itself: it only runs around changes.
   changes: () => false,
