@@ -30,6 +30,7 @@ export const createStep: StepKindSpec<CreateStep, CreateAction, z.infer<typeof c
   deletesOrReplaces: false,
   inProgram: true,
   recorded: true,
+  holdsOn: () => false,
   countText: (n) => `${n} to create`,
   actions: (step) => [{ id: actionId(step, "create"), kind: "create", step, index: -1 }],
   operations: (step) => [{ type: step.type, operation: "create" }],

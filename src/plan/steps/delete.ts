@@ -57,6 +57,7 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
   deletesOrReplaces: true,
   inProgram: false,
   recorded: false,
+  holdsOn: () => false,
   countText: (n) => `${n} to delete`,
   actions: (step) => {
     const id = actionId(step, step.deposed ? `deposed:${step.id}` : "delete");

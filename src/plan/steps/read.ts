@@ -30,6 +30,7 @@ export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJso
   deletesOrReplaces: false,
   inProgram: true,
   recorded: false,
+  holdsOn: () => false,
   changing: (step) => step.deferred,
   // A read changes nothing by itself: it only runs around changes.
   changes: () => false,

@@ -107,6 +107,7 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
   deletesOrReplaces: true,
   inProgram: true,
   recorded: true,
+  holdsOn: (step) => !step.deleteFirst,
   countText: (n) => `${n} to replace`,
   // keepOld: the old object stays deposed, for the plan of a later round to delete.
   actions: (step) => [

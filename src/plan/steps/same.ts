@@ -32,6 +32,7 @@ export const sameStep: StepKindSpec<SameStep, never, z.infer<typeof sameJson>> =
   deletesOrReplaces: false,
   inProgram: true,
   recorded: true,
+  holdsOn: () => true,
   changing: () => false,
   changes: recordChanges,
   listed: recordChanges,

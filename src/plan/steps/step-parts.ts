@@ -195,6 +195,12 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
    * delete (its record goes) and for reads and waits (never recorded as their own).
    */
   readonly recorded: boolean;
+  /**
+   * Its resource's object from state is still there, referencing what it did, when a dependency replaced
+   * delete-first is deleted: it keeps its object (same, update) or replaces it create-first. If it still
+   * references that dependency, it is replaced delete-first too (`plan/cascade.ts`).
+   */
+  holdsOn(step: S): boolean;
   /** The provider operations applying it runs, by type: what the plan's least-privilege policy allows (`plan/permissions.ts`). */
   operations(step: S, plan: OperationsView): ProviderUse[];
   /** It counts in the plan's count line and `--json` counts. */

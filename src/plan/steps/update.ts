@@ -32,6 +32,7 @@ export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof u
   deletesOrReplaces: false,
   inProgram: true,
   recorded: true,
+  holdsOn: () => true,
   countText: (n) => `${n} to update`,
   actions: (step) => [{ id: actionId(step, "update"), kind: "update", step, index: -1 }],
   operations: (step, plan) => [{ type: step.type, operation: "update" }, ...priorReads(step, plan)],

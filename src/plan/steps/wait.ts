@@ -68,6 +68,7 @@ export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJso
   deletesOrReplaces: false,
   inProgram: true,
   recorded: false,
+  holdsOn: () => false,
   changing: (step) => step.needed,
   // A wait changes nothing by itself: it only runs around changes.
   changes: () => false,
