@@ -161,8 +161,9 @@ export type StepColor = "green" | "yellow" | "magenta" | "red" | "cyan" | "dim" 
 
 /**
  * Everything about one kind of plan step, in one place: when it changes anything, the actions it becomes,
- * and its words in the debug trace, the printed plan and `--json`. The engine and the CLI never switch on
- * a step's kind; they ask its spec. The saved-plan and `--json` zod schemas sit beside the spec in the
+ * and its words in the debug trace, the printed plan and `--json`. Outside the specs, the handler tables
+ * (`apply/handlers/index.ts`) and the planners that make each kind, nothing decides behaviour by a step's
+ * kind: it asks the spec (narrowing to read one kind's own fields is data access, and allowed). The saved-plan and `--json` zod schemas sit beside the spec in the
  * kind's file (`index.ts` joins them into unions).
  *
  * @example
