@@ -120,6 +120,8 @@ export interface PlanView {
 /**
  * What a step's provider operations need of the rest of its plan (see `StepKindSpec.operations`), built once
  * per plan by `plan/permissions.ts`.
+ *
+ * @example stepKindOf(step).operations(step, { refreshed: false, waitedType: (urn) => typeOf(urn) })
  */
 export interface OperationsView {
   /** The plan was made after a refresh (`--refresh`): every object a step has in state was read. */
@@ -129,14 +131,15 @@ export interface OperationsView {
 }
 
 /**
- * One provider operation applying a step runs on a type (`create` of `aws:sqs:Queue`). `polled`: a wait's
- * read, repeated until its predicate holds; several waits on one type read their objects together (`list`).
+ * One provider operation applying a step runs on a type (`create` of `aws:sqs:Queue`). Several waits on
+ * one type read their objects together, so polled reads of a type add its `list`.
  *
  * @example const use: ProviderUse = { type: "aws:sqs:Queue", operation: "create" };
  */
 export interface ProviderUse {
   type: string;
   operation: ProviderOperation;
+  /** A wait's read, repeated until its predicate holds. */
   polled?: boolean;
 }
 
@@ -163,8 +166,9 @@ export type StepColor = "green" | "yellow" | "magenta" | "red" | "cyan" | "dim" 
  * Everything about one kind of plan step, in one place: when it changes anything, the actions it becomes,
  * and its words in the debug trace, the printed plan and `--json`. Outside the specs, the handler tables
  * (`apply/handlers/index.ts`) and the planners that make each kind, nothing decides behaviour by a step's
- * kind: it asks the spec (narrowing to read one kind's own fields is data access, and allowed). The saved-plan and `--json` zod schemas sit beside the spec in the
- * kind's file (`index.ts` joins them into unions).
+ * kind: it asks the spec (narrowing to read one kind's own fields is data access, and allowed). The
+ * saved-plan and `--json` zod schemas sit beside the spec in the kind's file (`index.ts` joins them into
+ * unions).
  *
  * @example
  * const spec: StepKindSpec<ReadStep, ReadAction> = { kind: "read", changing: (s) => s.deferred, … };
