@@ -1,4 +1,5 @@
 import type { Urn } from "../../core/urn.js";
+import type { StepLook } from "../steps/step-parts.js";
 
 /**
  * A picture of a stack or a plan as plain data: the nodes to draw, the components that group them, and the
@@ -10,18 +11,7 @@ import type { Urn } from "../../core/urn.js";
  * How a node is drawn: what a plan does to it, or `resource` for a resource in state. A replace says its
  * order; a step that deletes a stateful object with its data is `data-loss`, whatever its kind.
  */
-export type Look =
-  | "resource"
-  | "create"
-  | "update"
-  | "replace-create-first"
-  | "replace-delete-first"
-  | "delete"
-  | "data-loss"
-  | "read"
-  | "wait"
-  | "deferred"
-  | "same";
+export type Look = "resource" | StepLook | "data-loss" | "deferred";
 
 /** One node: a resource, a wait (with its predicate) or a deferred part. */
 export interface GraphNode {

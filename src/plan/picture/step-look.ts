@@ -6,28 +6,14 @@ import type { DeferredPart } from "../plan.js";
 import type { Look } from "./model.js";
 
 /**
- * How a plan step is drawn: one case per step kind (the compiler checks each has one). A step that loses
- * data is drawn as `data-loss` whatever its kind: it is what a reviewer must not miss.
+ * How a plan step is drawn: what its kind's spec says (`look`), except that a step that loses data is drawn
+ * as `data-loss` whatever its kind: it is what a reviewer must not miss.
  *
  * @example stepLook(replaceStep, view) // "replace-create-first"
  */
 export function stepLook(step: PlanStep, view: PlanView): Look {
-  if (stepKindOf(step).dataLoss?.(step, view)) return "data-loss";
-  switch (step.kind) {
-    case "create":
-    case "update":
-    case "delete":
-    case "read":
-    case "wait":
-    case "same":
-      return step.kind;
-    case "replace":
-      return step.deleteFirst ? "replace-delete-first" : "replace-create-first";
-    default: {
-      const never: never = step;
-      return never;
-    }
-  }
+  const spec = stepKindOf(step);
+  return spec.dataLoss?.(step, view) ? "data-loss" : spec.look(step);
 }
 
 /**
