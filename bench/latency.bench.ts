@@ -7,7 +7,7 @@
 // Real time by default (about 30 s). BENCH_LATENCY_SCALE=n runs the stack's clock (every poll pause and
 // back-off) and the fake's latencies n times faster; figures are reported in the simulated time the latencies
 // are written in. Compressed, the engine's own CPU time counts n times over, so on a loaded machine the ratio
-// then measures the load more than the scheduling (at load 15 on 2 cores: 1.46× at ×4, 1.08× at ×1).
+// then measures the load more than the scheduling (bench/README.md gives a figure).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -19,6 +19,7 @@ import { cloudControlRow } from "./rows/cloudcontrol.js";
 import { changeRows } from "./rows/change.js";
 import { acmRow } from "./rows/acm.js";
 import { latencyRow } from "./rows/latency.js";
+import { graphRows } from "./rows/graph.js";
 
 
 async function main(): Promise<void> {
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   if (runs("change", `changes of ${config.changeN} recorded resources (${config.runs} runs)`)) report.change = await changeRows(config);
   if (runs("acm", "AWS calls of 50 certificates, their validation records and waits (one run, mocked SDK)")) report.acm = await acmRow();
   if (runs("latency", "300 Cloud Control creates of 2–10 s in a three-level tree against the fake (one run, in real time unless BENCH_LATENCY_SCALE compresses it)")) report.latency = await latencyRow();
+  if (runs("graph", `pictures and page of plans of ${config.sizes.join(", ")} creates (${config.runs} runs each)`)) report.graph = await graphRows(config);
   process.stdout.write(`${toJson(report)}\n`);
   if (record) process.stderr.write(`Appended this run to ${await appendResults(report)}.\n`);
   if (process.argv.includes("--save-baseline")) process.stderr.write(`Wrote this run's figures to ${await saveBaseline(report)}.\n`);

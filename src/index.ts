@@ -17,7 +17,7 @@ import "./require-node.js";
 import "./providers/aws/error-kinds.js";
 export { program, Program, type ProgramContext, type ProgramFn, type Evaluation, type ProgramOptions, type ProgramSpec } from "./entry/program.js";
 export type { EvaluateOptions, Declarations } from "./program/evaluate.js";
-export type { Settleable, Resolver, Resolution } from "./program/resolver.js";
+export type { Resolvable, Settleable, Resolver, Resolution } from "./program/resolver.js";
 export type { Deferral, DeferredDeclaration, Origin, PlanningHooks } from "./program/deferral/deferral.js";
 export type { DeferralInfo } from "./program/deferral/deferral-info.js";
 export { Config, type ConfigValue } from "./program/config.js";

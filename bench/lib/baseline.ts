@@ -26,7 +26,7 @@ export interface Regression {
   now: number;
 }
 
-const GROUPS = ["cli", "runtimes", "import", "engine", "waits", "cloudcontrol", "change", "acm", "latency"] as const;
+const GROUPS = ["cli", "runtimes", "import", "engine", "waits", "cloudcontrol", "change", "acm", "latency", "graph"] as const;
 
 /** A leaf named like this is a cost (lower is better); targets and floors are limits, not measurements. */
 const COST = /(Ms|ms|Mb|Bytes|OverFinal|^calls$|callsPerResource|pollRounds|listCallsPerRound)$/;

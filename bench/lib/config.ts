@@ -6,7 +6,7 @@ import { PINS } from "../../scripts/node-runtimes.js";
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
 /** Row groups the driver can run (`BENCH_ONLY=cli,import` runs a subset). */
-export const GROUPS = ["cli", "runtimes", "import", "engine", "waits", "cloudcontrol", "change", "acm", "latency"] as const;
+export const GROUPS = ["cli", "runtimes", "import", "engine", "waits", "cloudcontrol", "change", "acm", "latency", "graph"] as const;
 /** One row group. */
 export type Group = (typeof GROUPS)[number];
 

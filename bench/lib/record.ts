@@ -33,7 +33,7 @@ export async function appendResults(report: BenchReport): Promise<string> {
  */
 export function section(r: BenchReport): string[] {
   const src = `src ${r.git.srcCommit}${r.git.srcDirty ? " + uncommitted changes" : ""}`;
-  const rows = [...cliLines(r), ...importLines(r), ...engineLines(r), ...waitsLines(r), ...changeLines(r), ...acmLines(r), ...latencyLines(r)];
+  const rows = [...cliLines(r), ...importLines(r), ...engineLines(r), ...waitsLines(r), ...changeLines(r), ...acmLines(r), ...latencyLines(r), ...graphLines(r)];
   return [
     `## ${r.date.slice(0, 10)} · ${src} (HEAD ${r.git.head}) · nproc ${r.nproc} (load ${r.loadAverage}) · node ${r.node} · ${r.config.runs} runs`,
     ...(rows.length ? ["", "| work | measured | peak RSS | target |", "|---|---|---|---|", ...rows] : []),
@@ -119,6 +119,14 @@ function latencyLines(r: BenchReport): string[] {
   return [
     `| \`up\` of ${l.resources} Cloud Control resources in a ${l.levels}-level tree, creates of 2–10 s (clock ×${l.scale}) | ${secs(l.up.ms)}, ${l.overFloor}× the critical-path floor of ${secs(l.floor)}; ${l.up.callsPerResource} calls per resource (${calls}) | | ≤ ${l.target}× the floor |`,
   ];
+}
+
+function graphLines(r: BenchReport): string[] {
+  const kb = (b: number) => `${count(Math.round(b / 1024))} KB`;
+  return (r.graph ?? []).map((g) => {
+    const svg = g.svg.selected ? `SVG of --target --depth 2 (${count(g.svg.nodes)} nodes)` : "SVG";
+    return `| picture and page of a plan of ${count(g.n)} creates (${count(g.nodes)} nodes) | DOT ${secs(g.dot.ms)}, ${kb(g.dot.bytes)}; Mermaid ${secs(g.mermaid.ms)}, ${kb(g.mermaid.bytes)}; ${svg} ${secs(g.svg.ms)}, ${kb(g.svg.bytes)}; page ${secs(g.html.ms)}, ${kb(g.html.bytes)} | ${count(g.peakRssMb)} MB | — |`;
+  });
 }
 
 /** The runtimes rows: one column per runtime and entry point, one row per work item (median (min), peak RSS). */

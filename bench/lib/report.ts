@@ -10,6 +10,7 @@ import type { CloudControlRow } from "../rows/cloudcontrol.js";
 import type { ChangeRows } from "../rows/change.js";
 import type { AcmRow } from "../rows/acm.js";
 import type { LatencyRow } from "../rows/latency.js";
+import type { GraphRow } from "../rows/graph.js";
 
 /** The whole report: where and what was measured, then each row group run (absent when not run). */
 export interface BenchReport {
@@ -34,4 +35,6 @@ export interface BenchReport {
   acm?: AcmRow;
   /** 300 Cloud Control creates of 2–10 s in a three-level tree: wall time against the critical-path floor. */
   latency?: LatencyRow;
+  /** A plan's picture (DOT, Mermaid, SVG) and page (`preview --html`): time and size, per size. */
+  graph?: GraphRow[];
 }

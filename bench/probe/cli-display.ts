@@ -40,7 +40,12 @@ async function record(): Promise<{ plan: Plan; events: EngineEvent[] }> {
     const events: EngineEvent[] = [];
     let plan: Plan | undefined;
     stack.events.subscribe((e) => events.push(e));
-    await stack.up({ confirm: async (p) => ((plan = p), true) });
+    await stack.up({
+      confirm: async (p) => {
+        plan = p;
+        return true;
+      },
+    });
     if (!plan) throw new Error("the up made no plan");
     return { plan, events };
   } finally {
@@ -51,7 +56,11 @@ async function record(): Promise<{ plan: Plan; events: EngineEvent[] }> {
 /** /dev/null as the CLI's stdout: a terminal of 120×40 for `tty`, else a file. */
 function devNull(): NodeJS.WriteStream {
   const fd = openSync("/dev/null", "w");
-  const stream = { isTTY: MODE === "tty", columns: 120, rows: 40, write: (s: string) => (writeSync(fd, s), true), on: () => stream, once: () => stream, removeListener: () => stream };
+  const write = (s: string) => {
+    writeSync(fd, s);
+    return true;
+  };
+  const stream = { isTTY: MODE === "tty", columns: 120, rows: 40, write, on: () => stream, once: () => stream, removeListener: () => stream };
   return stream as unknown as NodeJS.WriteStream;
 }
 

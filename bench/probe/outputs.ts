@@ -34,12 +34,12 @@ function once(): Record<string, number> {
   const [applied, byApply] = timed(() => endpoints.map((o) => o.apply((e) => e.address)));
   const [lifted, byField] = timed(() => endpoints.map((o) => o.address));
   const r1 = resolver();
-  const [settleApplied] = timed(() => byApply.forEach((o) => o.settle(r1)));
+  const [resolveApplied] = timed(() => byApply.forEach((o) => o.resolveNow(r1)));
   const r2 = resolver();
-  const [settleLifted] = timed(() => byField.forEach((o) => o.settle(r2)));
+  const [resolveLifted] = timed(() => byField.forEach((o) => o.resolveNow(r2)));
   return {
     "output(v)": made, "resource attribute": attrs, "apply((e) => e.address)": applied, "o.address (lifted)": lifted,
-    "settle the applies": settleApplied, "settle the lifted": settleLifted,
+    "resolve the applies": resolveApplied, "resolve the lifted": resolveLifted,
   };
 }
 

@@ -13,7 +13,7 @@ import { builtPackage } from "./built-package.js";
 const prog = await builtPackage();
 
 /** The phases of an `up`, by the function that runs each one, in the order they run. */
-const PHASES = ["evaluateProgram", "buildGraph", "makePlan", "execute", "compact", "snapshotChunks"] as const;
+const PHASES = ["evaluateProgram", "buildGraph", "planProgram", "execute", "compact", "snapshotChunks"] as const;
 const TOP = Number(process.env.PROBE_TOP ?? 12);
 /** PROBE_LINES=1 keys functions by their line too (tells apart the closures a chunk holds). */
 const LINES = process.env.PROBE_LINES === "1";

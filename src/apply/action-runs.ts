@@ -5,8 +5,8 @@ import type { EventSink } from "./events.js";
 /**
  * What the executor remembers of each action while it runs: when it was reported started, and the resolver
  * it reads values through (to name what a stalled action waits for). Kept in arrays by the action's index,
- * not in maps keyed by the action: entries added and dropped for every action made a map rehash every few
- * hundred actions, and each new table outlived the young generation (~0.2 KB of garbage an action).
+ * not in maps keyed by the action: an entry added and dropped for every action makes a map rehash every few
+ * hundred actions, and each new table outlives the young generation.
  *
  * @example const runs = new ActionRuns(actions.length, events); runs.report(a); runs.finished(a) // ms since
  */

@@ -1,4 +1,4 @@
-import type { Settleable } from "../program/resolver.js";
+import type { Resolvable } from "../program/resolver.js";
 import { outputProblems } from "../runtime/json-values.js";
 import { setMaxListeners } from "node:events";
 import type { Graph } from "../graph/graph.js";
@@ -36,7 +36,7 @@ export interface ProgramRuntime {
   nodeByUrn: ReadonlyMap<Urn, GraphNode>;
   programOutputs: Record<string, unknown>;
   /** The outputs the program made with `apply` (planning runs those nothing used). */
-  applies?: readonly Settleable[];
+  applies?: readonly Resolvable[];
 }
 
 /** What the executor needs to carry out a plan. */
@@ -120,8 +120,8 @@ function producedBy(actions: readonly Action[], nodeAt: readonly (GraphNode | un
 
 /**
  * How many more actions than `parallel` may run: they journal their call and wait for a slot while the
- * calls before them run, so one durable write covers several rounds of fast calls (10,000 zero-latency
- * creates at 10 in parallel spent two thirds of their time waiting for fsync without). As many as the
+ * calls before them run, so one durable write covers several rounds of fast calls (without, fast calls
+ * spend most of their time waiting for fsync). As many as the
  * provider is answering in {@link STAGED_FOR_MS}, up to {@link MAX_STAGED}: records written ahead of calls
  * that would start soon anyway. After a crash (not a Ctrl-C, which closes them) their records read as
  * interrupted operations, so for slow providers (a cloud answering ten calls a second) there are none.
@@ -163,8 +163,8 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   const ctx = handlerContextFor(input, calls, values, runs);
   const nodes = input.program?.nodeByUrn;
   const node = (urn: Urn) => nodes?.get(urn);
-  // Each action's node, found once (a handler used to ask for it four or five times; at 100,000 resources
-  // each lookup in the map by URN is a cache miss or two).
+  // Each action's node, found once (handlers read it several times, and in a large stack each lookup in
+  // the map by URN is a cache miss or two).
   const nodeAt = actions.map((a) => node(a.step.urn));
   if (input.program) publishSettled(input.program.graph.order, plan, producedBy(actions, nodeAt, input.program.graph.order.length), journal, values);
   const summary = emptySummary();

@@ -5,13 +5,13 @@ const RATE_SAMPLES = 64;
 
 /**
  * The provider calls in flight: at most `parallel` at once (each {@link InFlight.enter} takes a slot), and one
- * listener on the run's `abandonCalls` and `idle` signals to stop them all, so 10,000 calls do not add 10,000 listeners
- * (or leave 10,000 timers behind).
+ * listener on the run's `abandonCalls` and `idle` signals to stop them all, so a call adds no listener (nor
+ * leaves a timer behind).
  *
  * The slots are here, not in the scheduler, so an action can make its pending record durable *before* it
  * waits for a slot: the scheduler runs a few more actions than there are slots, and their records are
- * written while earlier calls run. With one durable write per slot round, 10,000 fast calls at 10 at a time
- * spent two thirds of their time waiting on the journal; staged ahead, one write covers many rounds.
+ * written while earlier calls run. With one durable write per slot round, fast calls would mostly wait on
+ * the journal; staged ahead, one write covers many rounds.
  */
 export class InFlight {
   private readonly calls = new OpenBounds();
@@ -19,8 +19,8 @@ export class InFlight {
   private free: number;
   private readonly queue: (() => void)[] = [];
   private head = 0;
-  // One timer for every call in flight, set for the earliest deadline: a timer per call was 100,000 timers
-  // to make and clear at 100,000 calls.
+  // One timer for every call in flight, set for the earliest deadline: a timer per call would be one more to
+  // make and clear for every call.
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   /** When the last calls ended (a ring of {@link RATE_SAMPLES}), for {@link InFlight.callsPerSecond}. */
@@ -190,7 +190,7 @@ class OpenBounds {
 
 /**
  * One call's time bound, ended by {@link InFlight} at its deadline. Its AbortSignal is made only when the
- * provider asks for it (most never do, and 10,000 controllers cost more than the calls of a fast provider);
+ * provider asks for it (most never do, and a controller per call costs more than a fast provider's call);
  * {@link Bounded.race} ends the wait for a call that ignores it.
  */
 export class Bounded {

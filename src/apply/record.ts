@@ -50,7 +50,7 @@ const PLAIN_META = new Set(["deps", "protect", "retainOnDelete"]);
 
 /**
  * True when `sameRecord(step, prior)` would be `prior` as it is, told without making it (building and
- * comparing 100,000 records was ~0.15 s of a 1% change): a record holding no option, nothing tainted or
+ * comparing every record would be most of a small change to a large stack): a record holding no option, nothing tainted or
  * deposed, of the same type and dependencies, for a step whose meta sets no option either. False whenever
  * it cannot tell so cheaply (any other field, on either side): then compare the whole record.
  *

@@ -55,15 +55,15 @@ const STATUS_NAMES: readonly Status[] = ["waiting", "running", "done", "failed",
  * await new Scheduler(jobs, deps, { parallel: 10, slot: () => true }).run({ run: (j) => work(j) });
  */
 export class Scheduler<J extends Job> {
-  // Per-job state lives in arrays by the job's index: maps keyed by id cost ~180 bytes a job at 100,000
-  // jobs, and every step of the walk hashed an id string. Ids are looked up only by the calls that name a
+  // Per-job state lives in arrays by the job's index: maps keyed by id cost far more memory a job, and
+  // every step of the walk hashed an id string. Ids are looked up only by the calls that name a
   // job from outside (pause, fail, statusOf), through a map made the first time one is asked.
   private idIndex: Map<string, number> | undefined;
   private readonly status: Uint8Array;
   private readonly remaining: Int32Array;
   /**
    * The jobs that depend on each job: those of job `i` are `dependents[dependentsAt[i]…dependentsAt[i+1]-1]`
-   * (two flat arrays: a list per job that has dependents cost ~60 bytes each).
+   * (two flat arrays: a list per job that has dependents costs more memory).
    */
   private readonly dependentsAt: Int32Array;
   private readonly dependents: Int32Array;

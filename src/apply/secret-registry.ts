@@ -93,7 +93,7 @@ export class SecretRegistry {
   /**
    * The text with every known secret form masked (longest first, so a secret inside another goes too). Text
    * that holds none is found so through the index of forms, not by trying each: every line the CLI prints
-   * comes here, and a secret per resource made printing a run quadratic.
+   * comes here, and with a secret per resource, trying each form would make printing a run quadratic.
    */
   redact(text: string): string {
     if (this.forms.size === 0 || !this.mayHold(text)) return text;
@@ -172,8 +172,8 @@ export class SecretRegistry {
 
   /**
    * False when no known form occurs in `text` (redact would return it as it is), found by looking up each
-   * three characters of it: checking every form, as redact does, made a run with a secret per resource
-   * quadratic (100,000 forms for 10,000 resources, for each string of each event). Few forms are checked
+   * three characters of it: checking every form, as redact does, would make a run with a secret per
+   * resource quadratic (every form, for each string of each event). Few forms are checked
    * by redact itself.
    */
   private mayHold(text: string): boolean {

@@ -10,8 +10,8 @@ import "../require-node.js";
 import * as nodeModule from "node:module";
 
 // The bytecode V8 compiles for Cairn's modules (and the program's) is kept on disk between runs (in the
-// system's temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off): ~50 ms off the start of every
-// command on Node 24. Node 20 has no such cache (the call is absent there).
+// system's temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off), which shortens the start of every
+// command. Node 20 has no such cache (the call is absent there).
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 await import("./main.js");

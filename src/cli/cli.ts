@@ -16,6 +16,7 @@ import { registerConfig } from "./commands/config.js";
 import { registerNew } from "./commands/new.js";
 import { registerFakeAws } from "./commands/fake-aws.js";
 import { registerRecover } from "./commands/recover.js";
+import { registerGraph } from "./commands/graph.js";
 import { cairnVersion } from "./version.js";
 
 /**
@@ -53,6 +54,7 @@ export function buildCli(ctx: CliContext, name: string, description: string): Co
   registerUnlock(root, ctx);
   registerConfig(root, ctx);
   registerStack(root, ctx);
+  registerGraph(root, ctx);
   registerNew(root, ctx);
   registerFakeAws(root, ctx);
   return root;

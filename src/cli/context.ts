@@ -21,8 +21,9 @@ import type { ApplySummary } from "../apply/events.js";
 import { stackStatus } from "./stack-status.js";
 import { STORED_BACKEND_SCHEMES, backendKind } from "../state/backend-url.js";
 import { permissionsJson } from "./render/permissions.js";
-import type { PermissionOptions } from "../plan/permissions.js";
+import { validateStackName } from "../state/stack-name.js";
 import { UserError } from "../core/diagnostic.js";
+import type { PermissionOptions } from "../plan/permissions.js";
 
 /** The options every command takes (set on the root command, accepted before or after the command name). */
 export interface GlobalOptions {
@@ -102,6 +103,7 @@ export class CliContext {
     const g = this.globals(cmd);
     const url = g.backend ?? (g.stateDir ? undefined : this.io.env.CAIRN_BACKEND);
     if (url) refuseForgetfulBackend(url, g.backend ? "--backend" : "CAIRN_BACKEND", cmd);
+    if (name === undefined) checkStackName(g.stack, cmd);
     const o: StackOptions = { stack: name ?? g.stack, signal: this.signal, ...(this.abortSignal ? { abortSignal: this.abortSignal } : {}) };
     // Decided here, from the options and this CLI's environment, so every command opens the same place.
     const stateDir = g.stateDir ?? this.io.env.CAIRN_STATE_DIR;
@@ -242,4 +244,16 @@ export function maskOutputs(values: Props, secretKeys: readonly string[]): Recor
   const secret = new Set(secretKeys); // a stack may output one value per resource
   for (const [k, v] of Object.entries(values)) out[k] = secret.has(k) ? SECRET_MASK : v;
   return out;
+}
+
+/** Refuses an invalid stack name saying where it came from: `--stack`, or `CAIRN_STACK` in the environment. */
+function checkStackName(name: string, cmd: Command): void {
+  try {
+    validateStackName(name);
+  } catch (e) {
+    let root = cmd;
+    while (root.parent) root = root.parent;
+    const from = root.getOptionValueSource("stack") === "env" ? "$CAIRN_STACK in the environment" : "--stack";
+    throw new UserError({ summary: `Invalid stack name ${JSON.stringify(name)} (from ${from}).`, detail: (e as Error).message.replace(/^invalid stack name "[^"]*": /, "A stack name may ") });
+  }
 }

@@ -1,7 +1,8 @@
 import { CommanderError, type Command } from "commander";
 import type { Colors } from "../core/colors.js";
 import { thrownMessage } from "../core/thrown.js";
-import { diagnosticsOf, UserError } from "../core/diagnostic.js";
+import { diagnosticsOf, isUserError, UserError } from "../core/diagnostic.js";
+import { userErrorText } from "../program/error-text.js";
 import { diagnosticLines, headedLines } from "./render/diagnostic.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */
@@ -61,4 +62,14 @@ export function reportError(e: unknown, err: (s: string) => void, c: Colors, deb
   err(`${c.red("error:")} ${thrownMessage(e)}`);
   err(stack ?? c.dim(BUG_NOTE));
   return EXIT.failure;
+}
+
+/**
+ * What to print for anything thrown: its message, and for a {@link UserError} whose diagnostic names where
+ * (the user's `file:line`), that site on a line of its own under the summary.
+ *
+ * @example errorText(new UserError({ summary: "x", detail: "do y", site })) // "x\n  --> infra.ts:6:14\ndo y"
+ */
+export function errorText(e: unknown, who?: string): string {
+  return isUserError(e) ? userErrorText(e) : thrownMessage(e, who);
 }

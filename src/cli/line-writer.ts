@@ -1,7 +1,7 @@
 /**
  * Writes lines to a stream, where every write is a system call: lines are gathered and written together at
  * the end of the event-loop turn (or when 64 KB are waiting, or when the process exits, or on `flush`):
- * 10,000 resources print 20,000 lines. A terminal too (a write to one cost ~10 µs a line): whatever else
+ * a run prints two lines a resource. A terminal too (a write to one is slow, per line): whatever else
  * writes to it, such as the live progress region, flushes first.
  *
  * @example const out = lineWriter(process.stdout); out.line("✓ created a"); out.flush();

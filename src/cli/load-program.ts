@@ -7,6 +7,9 @@ import { UsageError } from "./errors.js";
 import { nodeCanLoad, strippingFailure } from "./type-stripping.js";
 import { loadTypeScriptAsEsm } from "./esm-programs.js";
 import { withOneLineTypelessWarning } from "./typeless-package.js";
+import { missingImportError } from "./missing-import.js";
+import { globalShadowError } from "../program/global-shadow.js";
+import { isUserError } from "../core/diagnostic.js";
 
 const PROGRAM_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 const TYPESCRIPT = /\.(?:[cm]?ts|tsx)$/;
@@ -52,14 +55,16 @@ export async function loadProgram(file: string, cwd = process.cwd()): Promise<Lo
   const shown = relative(cwd, file) || basename(file);
   if (!isFile(file)) throw new UsageError(`${shown} does not exist. Pass the program file (\`npx cairn path/to/infra.ts <command>\`).`);
   const url = pathToFileURL(file).href;
-  if (!TYPESCRIPT.test(file)) return { program: defaultProgram(await import(url).catch((e: unknown) => Promise.reject(commonJsFailure(e, shown) ?? e)), shown), shown, loader: "none" };
+  if (!TYPESCRIPT.test(file)) return { program: defaultProgram(await importing(url, cwd).catch((e: unknown) => Promise.reject(commonJsFailure(e, shown) ?? e)), shown), shown, loader: "none" };
   let fallback: string | undefined;
   if (nodeCanLoad(file)) {
     try {
-      const mod = await withOneLineTypelessWarning(() => import(url), (line) => process.stderr.write(line), shown);
+      const mod = await withOneLineTypelessWarning(() => importing(url, cwd), (line) => process.stderr.write(line), shown);
       return { program: defaultProgram(mod, shown), shown, loader: "node" };
     } catch (e) {
-      fallback = strippingFailure(e, shown, cwd);
+      // A misspelt Cairn module fails under tsx too: said at once, not after loading again.
+      if (isUserError(e) && !(e.cause instanceof Error && /Cannot find package/.test(e.cause.message))) throw e;
+      fallback = strippingFailure(isUserError(e) ? e.cause : e, shown, cwd);
       if (!fallback) throw e;
     }
   }
@@ -70,7 +75,16 @@ export async function loadProgram(file: string, cwd = process.cwd()): Promise<Lo
   // failure was in the program's static imports nothing of it ran (a module graph that fails to load evaluates
   // none of its modules); one in an import() the program awaits at its top level runs what came before again.
   const again = fallback ? `${url}?tsx` : url;
-  return { program: defaultProgram(await import(again), shown), shown, loader: "tsx", ...(fallback ? { fallback } : {}) };
+  return { program: defaultProgram(await importing(again, cwd), shown), shown, loader: "tsx", ...(fallback ? { fallback } : {}) };
+}
+
+/**
+ * Imports the program's module; what fails while it loads is told at the user's line where Cairn knows the
+ * mistake: an import Node cannot resolve (a misspelt `cairn-iac/aws/S3`), or a global such as `Function`
+ * called at the top level for want of its import.
+ */
+function importing(url: string, cwd: string): Promise<{ default?: unknown }> {
+  return (import(url) as Promise<{ default?: unknown }>).catch((e: unknown) => Promise.reject(missingImportError(e, cwd) ?? globalShadowError(e) ?? e));
 }
 
 /**

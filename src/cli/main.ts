@@ -8,8 +8,7 @@
  */
 import { guardProcess, runCli } from "./run.js";
 import { loadProgram, splitProgramArg } from "./load-program.js";
-import { EXIT, UsageError } from "./errors.js";
-import { thrownMessage } from "../core/thrown.js";
+import { EXIT, UsageError, errorText } from "./errors.js";
 
 /** For CAIRN_DEBUG: who turned the program into JavaScript. */
 const LOADERS = { node: "Node's own type stripping", tsx: "tsx's loader", none: "Node (JavaScript)" } as const;
@@ -27,7 +26,7 @@ if (!file || rest[0] === "new" || rest[0] === "fake-aws") {
     process.exitCode = await runCli(program, rest, undefined, { command: `npx cairn ${shown}` });
   } catch (e) {
     // A file that is not a program is a usage error; a program that throws while loading is its own failure.
-    process.stderr.write(`error: ${thrownMessage(e, "the program")}\n`);
+    process.stderr.write(`error: ${errorText(e, "the program")}\n`);
     if (process.env.CAIRN_DEBUG && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
     process.exitCode = e instanceof UsageError ? EXIT.usage : EXIT.failure;
   }

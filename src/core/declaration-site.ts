@@ -95,8 +95,8 @@ const SITE_FRAMES = 2;
  * of two frames; they are source-mapped and printed (`infra.ts:12:3`) only when a message names it: nearly
  * every site is never shown, and mapping costs far more than capturing. Only the user's call site is kept,
  * picked at once: the captured trace (the object it is captured on, its `stack` in a dictionary of
- * properties, and both frames) was about 400 bytes per site, the one call site about 200 (at 100,000
- * resources, 20 MB of live heap less), for the same CPU.
+ * properties, and both frames) is about twice the size of the one call site, for the same CPU: keeping
+ * one frame, not the whole trace, keeps a declaration small.
  * Never serialised: `toJSON` leaves it out of saved plans and JSON output, so where code sits never changes
  * what Cairn stores or fingerprints.
  *
@@ -156,8 +156,8 @@ function callSitesOf(entry: Function, frames: number): NodeJS.CallSite[] {
  * class Resource { constructor() { this.site = sites.siteOf(userCallSite(new.target)); } } // `new Bucket(...)`
  */
 export function userCallSite(entry: Function): NodeJS.CallSite | undefined {
-  // Nearly always the caller is the user's code: one frame is captured first (each frame V8 collects costs
-  // about 1.5 µs, ~15 ms of a 10,000-resource program), and more only when it is Cairn's own (`Type.get`).
+  // Nearly always the caller is the user's code: one frame is captured first (every frame V8 collects is a
+  // cost each declaration pays), and more only when it is Cairn's own (`Type.get`).
   const caller = callSitesOf(entry, 1);
   return userSite(caller) ?? (caller.length ? userSite(callSitesOf(entry, SITE_FRAMES)) : undefined);
 }
@@ -167,7 +167,7 @@ const NO_SITE = new DeclarationSite(undefined);
 
 /**
  * The declaration sites of one evaluation, one per place in the program: the 10,000 resources a loop declares
- * on one line share one site, where each kept its own (~120 bytes of live heap per resource). Capturing costs
+ * on one line share one site, rather than each keeping its own. Capturing costs
  * the same (V8's price); what is kept does not grow with the resources. Scoped to an evaluation, not to the
  * process, because a site keeps V8's call site, and with it that frame's function and receiver (a component).
  *

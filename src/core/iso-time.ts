@@ -2,8 +2,8 @@
 const last = { at: Number.NaN, text: "" };
 
 /**
- * A time (ms since the epoch) as ISO text, made once per distinct millisecond: 10,000 journal records or
- * `--json` events of a fast run fall in a few hundred milliseconds, and each made a Date and its text.
+ * A time (ms since the epoch) as ISO text, made once per distinct millisecond: a fast run writes many
+ * journal records and `--json` events within each millisecond, and each would make a Date and its text.
  *
  * @example isoTime(0) // "1970-01-01T00:00:00.000Z"
  */

@@ -9,7 +9,7 @@ const NODES: NodeWords = { kind: "node", name: String };
 /**
  * The edges of a graph of indices turned round, in two flat arrays: node `i`'s users (the nodes whose
  * `deps` list `i`) are `users[at[i]]…users[at[i+1]-1]`, in ascending order. A list per node that has users
- * cost ~60 bytes each at 100,000 nodes, and the lists grew by copying.
+ * costs more memory, and the lists grow by copying.
  *
  * @example
  * const { at, users } = reverseEdges([[], [0], [0, 1]]);

@@ -3,6 +3,8 @@ import { basename, dirname, relative } from "node:path";
 import { evaluateProgram, markProgram, type EvaluateOptions, type Evaluation, type ProgramFn, type ProgramLocation, type ProgramOptions, type ProgramSpec } from "../program/evaluate.js";
 import { callerFile, DeclarationSites, userCallSite } from "../core/declaration-site.js";
 import { holdEarlyInterrupts } from "../core/early-interrupts.js";
+import { UserError } from "../core/diagnostic.js";
+import { entryHasLoaded, refuseAtEntry } from "../program/error-text.js";
 import { Stack, type StackOptions } from "../stack/stack.js";
 
 export type { ProgramContext, ProgramFn, Evaluation, ProgramLocation, ProgramOptions, ProgramSpec } from "../program/evaluate.js";
@@ -37,7 +39,8 @@ export class Program implements ProgramSpec {
       command: location.command ?? `npx tsx ${file ? basename(file) : "infra.ts"}`,
       ...(location.site ? { site: location.site } : {}),
     };
-    if (typeof name !== "string" || !/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`Invalid program name ${typeof name === "string" ? `"${name}"` : String(name)}: use letters, digits, ".", "_" or "-".`);
+    const invalid = invalidNameError(name, location.site);
+    if (invalid) throw invalid;
     markProgram(this);
   }
 
@@ -74,15 +77,20 @@ function entryCommand(shown: string): string {
 }
 
 /**
- * Refuses an invalid program name in a program file run as the entry point with one line and exit 1: thrown,
- * it would reach Node's handler of uncaught errors, which prints Cairn's (bundled) source around the throw
- * and a stack trace above the message.
+ * The error for a program name that cannot name a project (it is part of every URN and of the state's
+ * path), saying what is allowed and where the name came from: the `program(...)` call at `site`, and the
+ * environment variable that holds that value, if one does (`program(process.env.PROJECT!, …)`).
  */
-function refuseBadNameAtEntry(name: unknown, site: string): void {
-  if (typeof name === "string" && /^[A-Za-z0-9_.-]+$/.test(name)) return;
+function invalidNameError(name: unknown, site: ProgramLocation["site"]): UserError | undefined {
+  if (typeof name === "string" && /^[A-Za-z0-9_.-]+$/.test(name)) return undefined;
   const shown = typeof name === "string" ? `"${name}"` : String(name);
-  process.stderr.write(`error: Invalid program name ${shown}${site ? ` (the program(...) at ${site})` : ""}: use letters, digits, ".", "_" or "-".\n`);
-  process.exit(1);
+  const fromEnv = typeof name === "string" ? Object.keys(process.env).filter((k) => process.env[k] === name) : [];
+  const from = fromEnv.length ? ` It is the value of ${fromEnv.map((k) => `$${k}`).join(" and ")} in the environment.` : "";
+  return new UserError({
+    summary: `Invalid program name ${shown}: a program's name may use only letters, digits, ".", "_" and "-".`,
+    detail: `The name is the first argument of program(...), and names the project in every URN and in the state.${from}`,
+    ...(site?.toString() ? { site } : {}),
+  });
 }
 
 /**
@@ -103,14 +111,24 @@ export function program(name: string, fn: ProgramFn, options: ProgramOptions = {
   const dir = file ? dirname(file) : process.cwd();
   const shown = file ? relative(process.cwd(), file) || basename(file) : "infra.ts";
   const isEntry = file !== undefined && sameFile(file, process.argv[1]);
-  const site = new DeclarationSites().siteOf(userCallSite(program));
-  if (isEntry) refuseBadNameAtEntry(name, site.toString());
+  const called = userCallSite(program);
+  const site = new DeclarationSites().siteOf(called);
+  const invalid = invalidNameError(name, site);
+  if (invalid) refuseAtEntry(invalid, called?.getFileName());
   const p = new Program(name, fn, { file, dir, site, command: isEntry ? entryCommand(shown) : `npx tsx ${shown}` }, options);
   if (isEntry) {
     // Until the command line loads (a moment), a Ctrl-C is counted, not fatal: it then cancels the command.
     holdEarlyInterrupts();
     // The command line loads only now, so importing a program (a library, a test) stays light.
-    setImmediate(() => void import("../cli/run.js").then(({ guardProcess, runCli }) => (guardProcess(), runCli(p, process.argv.slice(2)))).then((code) => (process.exitCode = code)));
+    setImmediate(() => {
+      entryHasLoaded(); // a mistake from now on ends the command, not the process
+      void import("../cli/run.js")
+        .then(({ guardProcess, runCli }) => {
+          guardProcess();
+          return runCli(p, process.argv.slice(2));
+        })
+        .then((code) => (process.exitCode = code));
+    });
   }
   return p;
 }

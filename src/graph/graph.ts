@@ -48,7 +48,7 @@ function ownListWillDo(n: GraphNode): boolean {
  * A node's direct dependencies, each once: its own (components expanded), and those of the components it
  * is inside (their children inherit a component's dependsOn). Its own list has no repeats; only expanding
  * a component or adding a parent's can bring one, so only then are they removed. Nearly always its own list
- * will do as it is, and is shared (a list per node was 10,000 arrays for the apply to keep).
+ * will do as it is, and is shared (the apply keeps these lists, so none is made that is not needed).
  */
 function directDeps(n: GraphNode): readonly GraphNode[] {
   if (ownListWillDo(n)) return n.deps as readonly GraphNode[];

@@ -3,6 +3,7 @@ import type { NodeValues } from "../program/node-table.js";
 import { nameOf, type Urn } from "../core/urn.js";
 import type { StackState } from "../state/types.js";
 import type { PlanDiagnostic, PlanStep } from "./plan.js";
+import { stepKindOf } from "./steps/index.js";
 
 
 /**
@@ -15,11 +16,6 @@ export function deleteFirstChain(urn: string, forced: ReadonlyMap<Urn, Urn>): st
   const chain = [urn];
   for (let at = forced.get(urn as Urn); at && !chain.includes(at); at = forced.get(at)) chain.push(at);
   return chain.map((u) => `"${nameOf(u)}"`).join(" → ");
-}
-
-/** True when a step keeps its object, or replaces it create-first: either way it still references its dependencies when they go. */
-function holdsOn(step: PlanStep): boolean {
-  return step.kind === "same" || step.kind === "update" || (step.kind === "replace" && !step.deleteFirst);
 }
 
 /**
@@ -51,7 +47,7 @@ export function cascadeDeleteFirst(
     for (const r of Object.values(state.resources)) {
       if (!r.deps.includes(stateUrn as Urn)) continue;
       const user = byStateUrn.get(r.urn);
-      if (!user || !holdsOn(user.step) || forced.has(user.step.urn) || add.has(user.step.urn)) continue;
+      if (!user || !stepKindOf(user.step).holdsOn(user.step) || forced.has(user.step.urn) || add.has(user.step.urn)) continue;
       if (!("meta" in user.step) || !user.step.meta.deps.includes(step.urn)) continue;
       if (inTarget && !inTarget.has(user.node)) {
         errors.push({

@@ -35,7 +35,10 @@ async function checkedLater(node: CustomNode, r: ResolvedInputs | Promise<Resolv
 }
 
 function checked(node: CustomNode, resolved: ResolvedInputs, triggers: Triggers | undefined, ctx: PlanContext): CheckedInputs | undefined {
-  if (resolved.deferred) return void deferNode(node, resolved.deferred, ctx), undefined;
+  if (resolved.deferred) {
+    deferNode(node, resolved.deferred, ctx);
+    return undefined;
+  }
   const { values, problems } = jsonInputs(resolved.values);
   for (const p of problems) ctx.diagnostics.push({ severity: "error", urn: node.urn, summary: `"${node.name}" (${node.type}): ${p}. State holds plain JSON data, so this value could never match what was saved.` });
   if (problems.length) return undefined;

@@ -1,4 +1,4 @@
-import type { Settleable } from "../program/resolver.js";
+import type { Resolvable } from "../program/resolver.js";
 import type { Graph } from "../graph/graph.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode } from "../program/node.js";
 import type { NodeTable } from "../program/node-table.js";
@@ -25,8 +25,6 @@ export interface PlanOptions {
 
 /** What the planner needs: the evaluated graph, the prior state and a way to call providers. */
 export interface PlanInput {
-  project: string;
-  stack: string;
   graph: Graph;
   /** The program's returned stack outputs (raw inputs). */
   programOutputs: Record<string, unknown>;
@@ -38,7 +36,7 @@ export interface PlanInput {
   /** Aborted when nothing is left to run yet planning has not finished (the process would go idle). */
   stuck?: AbortSignal;
   /** The outputs the program made with `apply`: those nothing used run at the end of planning. */
-  applies?: readonly Settleable[];
+  applies?: readonly Resolvable[];
   /**
    * The evaluation, to hear of nodes its `apply` callbacks declare while planning (they are added to
    * `graph` and planned in the same pass).
@@ -53,7 +51,7 @@ export interface PlanInput {
   schemaOf?: (type: string) => ResourceSchema | undefined;
 }
 
-/** Decisions carried from one planning pass to the next (see {@link makePlan}). */
+/** Decisions carried from one planning pass to the next (see {@link planProgram}). */
 export interface Forced {
   /** Resources to replace delete-first, each with the URN of the dependency deleted first. */
   replace: Map<Urn, Urn>;

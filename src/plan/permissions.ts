@@ -1,11 +1,14 @@
 /**
  * The cloud permissions a plan needs, as a least-privilege IAM policy for the role that applies it: each step
- * becomes the provider operations it runs (a create, a replace's create and delete, a wait's reads), and each
- * type's provider says what an operation takes ({@link Provider.permissions}). Plain data in and out.
+ * becomes the provider operations its kind says it runs (a create, a replace's create and delete, a wait's
+ * reads), and each type's provider says what an operation takes ({@link Provider.permissions}). Plain data in
+ * and out.
  */
 import type { Provider, ProviderOperation } from "../provider/provider.js";
 import { typeOf } from "../core/urn.js";
 import type { PlanStep } from "./plan.js";
+import { stepKindOf } from "./steps/index.js";
+import type { OperationsView } from "./steps/step-parts.js";
 
 /** What one operation of a type needs, as its provider says; undefined when the provider cannot say. */
 export type PermissionsOf = (type: string, operation: ProviderOperation) => readonly string[] | undefined;
@@ -47,60 +50,35 @@ function use(ops: Map<string, Set<ProviderOperation>>, type: string, op: Provide
   set.add(op);
 }
 
-/** The type a wait reads: its target's, through waits on waits. */
-function waitedType(step: Extract<PlanStep, { kind: "wait" }>, byUrn: ReadonlyMap<string, PlanStep>): string {
-  let target = step.target as string;
+/** The type a wait on `target` reads: the target's, through waits on waits. */
+function waitedType(target: string, byUrn: ReadonlyMap<string, PlanStep>): string {
+  // Narrowed to read a wait's own target, not to decide anything by kind.
   for (let s = byUrn.get(target); s?.kind === "wait"; s = byUrn.get(target)) target = s.target;
   return byUrn.get(target)?.type ?? typeOf(target);
 }
 
 /**
- * The provider operations each type runs in a plan: creates, updates and deletes as planned (a replace is a
- * create and a delete), reads for lookups, adoptions (`import`), refreshes and waits, and `list` where waits on
- * several objects of one type read them together.
+ * The provider operations each type runs in a plan, as each step's kind says (`StepKindSpec.operations`:
+ * creates, updates and deletes as planned, a replace's create and delete, reads for lookups, adoptions
+ * (`import`), refreshes and waits), and `list` where waits on several objects of one type read them together.
  *
  * @example planOperations(plan.steps).get("aws:sqs:Queue") // Set { "create" }
  */
 export function planOperations(steps: readonly PlanStep[], opts: PermissionOptions = {}): Map<string, Set<ProviderOperation>> {
   const ops = new Map<string, Set<ProviderOperation>>();
-  const byUrn = new Map<string, PlanStep>(steps.map((s) => [s.urn, s]));
-  const waitsPerType = new Map<string, number>();
+  let byUrn: Map<string, PlanStep> | undefined;
+  const view: OperationsView = {
+    refreshed: opts.refreshed === true,
+    waitedType: (target) => waitedType(target, (byUrn ??= new Map(steps.map((s) => [s.urn, s])))),
+  };
+  const polledPerType = new Map<string, number>();
   for (const s of steps) {
-    switch (s.kind) {
-      case "create":
-        use(ops, s.type, "create");
-        break;
-      case "update":
-        use(ops, s.type, "update");
-        break;
-      case "replace":
-        use(ops, s.type, "create");
-        use(ops, s.type, "delete");
-        break;
-      case "delete":
-        if (!s.retain) use(ops, s.type, "delete");
-        break;
-      case "read":
-        use(ops, s.type, "read");
-        break;
-      case "wait": {
-        if (!s.needed) break;
-        const type = waitedType(s, byUrn);
-        use(ops, type, "read");
-        waitsPerType.set(type, (waitsPerType.get(type) ?? 0) + 1);
-        break;
-      }
-      case "same":
-        break;
-      default: {
-        const never: never = s;
-        throw new Error(`unhandled step ${JSON.stringify(never)}`);
-      }
+    for (const u of stepKindOf(s).operations(s, view)) {
+      use(ops, u.type, u.operation);
+      if (u.polled) polledPerType.set(u.type, (polledPerType.get(u.type) ?? 0) + 1);
     }
-    if ((s.kind === "update" || s.kind === "replace" || s.kind === "same") && (s.adopt || opts.refreshed)) use(ops, s.type, "read");
-    if (s.kind === "delete" && opts.refreshed) use(ops, s.type, "read");
   }
-  for (const [type, n] of waitsPerType) if (n > 1) use(ops, type, "list");
+  for (const [type, n] of polledPerType) if (n > 1) use(ops, type, "list");
   for (const type of opts.read ?? []) use(ops, type, "read");
   return ops;
 }

@@ -6,7 +6,7 @@ import { stackReadReasons } from "./steps/stack-reasons.js";
 import type { PlanView } from "./steps/step-parts.js";
 
 // One view per plan, built on first use: rendering asks for the "why" of every changed step, and a
-// map rebuilt per step made a 1% change to 100,000 resources quadratic (34 s). Keyed by the steps array, so
+// map rebuilt per step would make rendering quadratic in the plan's size. Keyed by the steps array, so
 // a plan given new steps gets a new view; weak, so it goes with the plan.
 const views = new WeakMap<readonly PlanStep[], PlanView>();
 
@@ -15,7 +15,7 @@ function asDependency(step: PlanStep | undefined): string | undefined {
   if (!step) return undefined;
   const spec = stepKindOf(step);
   if (!spec.changing(step)) return undefined;
-  return spec.asDependency ? spec.asDependency(step) : `${nameOf(step.urn)}, which ${spec.verb}`;
+  return spec.asDependency ? spec.asDependency(step) : `${nameOf(step.urn)}, which ${spec.whatHappens}`;
 }
 
 /**
@@ -58,8 +58,8 @@ export function countedSteps(steps: readonly PlanStep[]): [StepKind, number][] {
 
 /**
  * The plan's view (see `planView`), built the first time a step's words ask something of it: a plan of
- * creates only (a new stack) never does, and the view's URN index of every step is 10,000 map entries for
- * a 10,000-step plan.
+ * creates only (a new stack) never does, and the view's URN index holds a map entry for every step of the
+ * plan.
  *
  * @example const view = planViewOnDemand(plan); for (const s of plan.steps) stepKindOf(s).why(s, view);
  */

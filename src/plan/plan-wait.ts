@@ -17,7 +17,7 @@ import { containsUnknown } from "../core/unknown.js";
 import type { Resolver } from "../program/output.js";
 
 /** How a step reads in a wait's "runs because ..." note: `is replaced`. */
-const changeVerb = (s: PlanStep): string => stepKindOf(s).verb;
+const whatHappensTo = (s: PlanStep): string => stepKindOf(s).whatHappens;
 
 /**
  * The value a wait that runs hands on: the snapshot of a read still to come, so every attribute is
@@ -52,7 +52,7 @@ function reasonsToRun(node: WaitNode, deps: readonly GraphNode[], ctx: PlanConte
   const reasons: string[] = [];
   for (const d of deps) {
     const s = ctx.steps.get(d);
-    if (s && isChanging(s)) reasons.push(`${d === node.wait.target ? d.name : `${d.name} (a dependency)`} ${changeVerb(s)}`);
+    if (s && isChanging(s)) reasons.push(`${d === node.wait.target ? d.name : `${d.name} (a dependency)`} ${whatHappensTo(s)}`);
   }
   if (reasons.length) return reasons;
   if (!held()) return [notHeld(node.name)];
@@ -130,7 +130,7 @@ export function explainByUsers(graph: Graph, steps: NodeValues<GraphNode, PlanSt
       const s = steps.get(x);
       return s !== undefined && isChanging(s);
     });
-    if (u) step.why = `runs because ${u.name} uses it and ${changeVerb(steps.get(u)!)}`;
+    if (u) step.why = `runs because ${u.name} uses it and ${whatHappensTo(steps.get(u)!)}`;
   }
 }
 
@@ -147,7 +147,7 @@ export function waitsNeededByUsers(graph: Graph, steps: NodeValues<GraphNode, Pl
     for (const u of users) {
       const s = steps.get(u);
       if (s && isChanging(s)) {
-        out.set(wait, `${u.name} uses it and ${changeVerb(s)}`);
+        out.set(wait, `${u.name} uses it and ${whatHappensTo(s)}`);
         break;
       }
     }

@@ -18,20 +18,20 @@ export { STEP_KINDS, isChanging } from "./steps/index.js";
 export type PlanDiagnostic = Diagnostic;
 
 /**
- * A plan: plain, serialisable data. `up` applies exactly this, and refuses if the state's serial moved on.
+ * What the stack knows of a plan besides what planning decides: which stack it is for, the state serial
+ * and program it was made against, its mode, and what a refresh found.
  *
- * @example
- * const plan = await stack.preview();
- * plan.steps.filter(s => s.kind !== "same").length // number of changes
+ * @example const head: PlanHead = { project: "web", stack: "dev", baseSerial: 4, fingerprint: "", mode: "destroy", refresh: [], drift: [] };
  */
-export interface Plan {
-  /** Format version of this data (saved plans are refused by a Cairn that does not know it). */
-  version: typeof PLAN_FORMAT_VERSION;
+export interface PlanHead {
   project: string;
   stack: string;
   /** The state serial the plan was made against. */
   baseSerial: number;
-  /** A hash of the evaluated program (resources, options, plain inputs, config): `up --plan` refuses another. */
+  /**
+   * A hash of the evaluated program (resources, options, plain inputs, config): `up --plan` refuses another.
+   * Empty for a plan only the run that made it applies (`up`, destroy, refresh-only), which needs none.
+   */
   fingerprint: string;
   /** What the plan does: a normal update, a destroy, or only recording what a refresh found. */
   mode: PlanMode;
@@ -39,6 +39,15 @@ export interface Plan {
   refresh: StateMutation[];
   /** Drift a refresh found, for display. */
   drift: DriftFinding[];
+}
+
+/**
+ * What planning decides: the steps, the stack outputs as planned, the problems found, and what is left for
+ * a later round. The planner returns one; a destroy or refresh-only plan has its own.
+ *
+ * @example const body: PlanBody = { steps: [], outputs: {}, secretOutputs: [], outputsChanged: false, diagnostics: [] };
+ */
+export interface PlanBody {
   steps: PlanStep[];
   /** Stack outputs as planned: values may hold unknowns. */
   outputs: Props;
@@ -63,6 +72,48 @@ export interface Plan {
   unforeseen?: string[];
   /** The `--target` URNs the plan was made for (a saved plan applies them as they were). */
   targets?: Urn[];
+}
+
+/**
+ * A plan: plain, serialisable data. `up` applies exactly this, and refuses if the state's serial moved on.
+ * Every plan is made by `newPlan`, whole: its head from the stack, its body from planning.
+ *
+ * @example
+ * const plan = await stack.preview();
+ * plan.steps.filter(s => s.kind !== "same").length // number of changes
+ */
+export interface Plan extends PlanHead, PlanBody {
+  /** Format version of this data (saved plans are refused by a Cairn that does not know it). */
+  version: typeof PLAN_FORMAT_VERSION;
+}
+
+/**
+ * The plan of `head` and `body`, in this build's format: the one way a {@link Plan} is made. Optional parts
+ * a body leaves out stay absent (a saved plan and `--json` show only what there is).
+ *
+ * @example newPlan({ project: "web", stack: "dev", baseSerial: 4, fingerprint: "", mode: "update", refresh: [], drift: [] }, await planProgram(input))
+ */
+export function newPlan(head: PlanHead, body: PlanBody): Plan {
+  const { outputNotes, deferred, unforeseen, targets } = body;
+  return {
+    version: PLAN_FORMAT_VERSION,
+    project: head.project,
+    stack: head.stack,
+    baseSerial: head.baseSerial,
+    fingerprint: head.fingerprint,
+    mode: head.mode,
+    refresh: head.refresh,
+    drift: head.drift,
+    steps: body.steps,
+    outputs: body.outputs,
+    secretOutputs: body.secretOutputs,
+    outputsChanged: body.outputsChanged,
+    ...(outputNotes && Object.keys(outputNotes).length ? { outputNotes } : {}),
+    diagnostics: body.diagnostics,
+    ...(deferred?.length ? { deferred } : {}),
+    ...(unforeseen?.length ? { unforeseen } : {}),
+    ...(targets?.length ? { targets } : {}),
+  };
 }
 
 /**

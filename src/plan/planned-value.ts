@@ -15,7 +15,7 @@ export function plannedForCreate(news: Props, secrets: ReadonlySet<string>): Res
   if (!containsUnknown(news)) return { id: UNKNOWN, outputs: news, unknown: NO_KEYS, restUnknown: true, secretKeys: secrets };
   const outputs: Props = {};
   // `for…in`, not Object.entries: no pair per input (planned inputs are plain objects). An input left out
-  // reads as unknown (`restUnknown`): no set of its names is needed (one per resource was ~60 bytes kept).
+  // reads as unknown (`restUnknown`): no set of its names is needed (one would be kept per resource).
   for (const k in news) {
     const v = news[k];
     if (!containsUnknown(v)) outputs[k] = v;

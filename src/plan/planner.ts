@@ -7,7 +7,7 @@ import { runUnusedApplies } from "./unused-applies.js";
 import { outputProblems } from "../runtime/json-values.js";
 import { buildActionGraph } from "./actions.js";
 import { deletesOrReplaces } from "./steps/index.js";
-import { PLAN_FORMAT_VERSION, type Plan, type PlanDiagnostic, type PlanStep } from "./plan.js";
+import type { PlanBody, PlanDiagnostic, PlanStep } from "./plan.js";
 import { resolveStackOutputs } from "../runtime/stack-output-values.js";
 import { ValueResolver, unknownValue } from "../runtime/values.js";
 import type { Forced, PlanContext, PlanInput, PlanOptions } from "./context.js";
@@ -139,10 +139,11 @@ function nextForced(ctx: PlanContext): Forced | undefined {
  * program no longer declares. Planning is repeated (with provider answers reused) when a pass finds that
  * waits must run for their users, or that delete-first replaces must take their dependents along: each
  * pass only adds to those sets, so it ends. Errors are collected as diagnostics (each once), not thrown.
+ * Returns what planning decided (a {@link PlanBody}): the stack adds its head with `newPlan`.
  *
- * @example const plan = await makePlan({ project, stack, graph, programOutputs, state, opContext });
+ * @example const body = await planProgram({ graph, programOutputs, state, read, providers });
  */
-export async function makePlan(input: PlanInput, opts: PlanOptions = {}): Promise<Plan> {
+export async function planProgram(input: PlanInput, opts: PlanOptions = {}): Promise<PlanBody> {
   let forced: Forced = { replace: new Map(), waits: new Map() };
   const memo = new Map<string, Promise<unknown>>();
   for (;;) {
@@ -170,8 +171,8 @@ function nameSites(diagnostics: PlanDiagnostic[], graph: Graph): PlanDiagnostic[
   return [...once];
 }
 
-/** The plan of a finished pass: program steps in graph order, then deletes; stack outputs; checks. */
-async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
+/** What a finished pass decided: program steps in graph order, then deletes; stack outputs; checks. */
+async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<PlanBody> {
   const { input, diagnostics } = ctx;
   const ordered: PlanStep[] = [];
   const order = input.graph.order;
@@ -205,22 +206,14 @@ async function assemble(ctx: PlanContext, opts: PlanOptions): Promise<Plan> {
   const unforeseen = [...ctx.deferrals.unforeseen];
   const notes = await outputNotes(input.programOutputs, ctx.resolver, outs.values, ctx.steps, input.graph);
   return {
-    ...(deferred.length ? { deferred } : {}),
-    ...(unforeseen.length ? { unforeseen } : {}),
-    ...(opts.targets?.length ? { targets: [...opts.targets] } : {}),
-    version: PLAN_FORMAT_VERSION,
-    project: input.project,
-    stack: input.stack,
-    baseSerial: input.state.serial,
-    fingerprint: "",
-    mode: "update",
-    refresh: [],
-    drift: [],
     steps,
     outputs: outs.values,
     secretOutputs: outs.secretKeys,
     outputsChanged: !isDeepStrictEqual(outs.values, input.state.outputs),
-    ...(Object.keys(notes).length ? { outputNotes: notes } : {}),
+    outputNotes: notes,
     diagnostics,
+    deferred,
+    unforeseen,
+    ...(opts.targets ? { targets: [...opts.targets] } : {}),
   };
 }

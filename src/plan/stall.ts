@@ -103,8 +103,8 @@ export class StallWatch {
     try {
       await Promise.race([all, watch.stuck]);
     } finally {
-      // The stuck signal lives on through the apply: let go of the planning context (33 MB at 100,000
-      // resources) as soon as planning ends, whether it finished or got stuck.
+      // The stuck signal lives on through the apply: let go of the planning context (large for a large
+      // program) as soon as planning ends, whether it finished or got stuck.
       watch.release();
       this.ctx = undefined;
       this.finished = () => {};

@@ -1,5 +1,5 @@
 import { firstValueFrom, isObservable, map, race, timer } from "rxjs";
-import type { Resolver, Settleable } from "../program/resolver.js";
+import type { Resolver, Resolvable } from "../program/resolver.js";
 import type { PlanDiagnostic } from "./plan.js";
 import { thrownMessage } from "../core/thrown.js";
 
@@ -14,10 +14,10 @@ const SETTLE_MS = 1000;
  *
  * @example await runUnusedApplies(evaluation.applies, ctx.resolver, ctx.diagnostics);
  */
-export async function runUnusedApplies(applies: readonly Settleable[], resolver: Resolver, diagnostics: PlanDiagnostic[]): Promise<void> {
-  // Most settled at once (values planned are known): only the others are waited for.
+export async function runUnusedApplies(applies: readonly Resolvable[], resolver: Resolver, diagnostics: PlanDiagnostic[]): Promise<void> {
+  // Most resolve at once (values planned are known): only the others are waited for.
   const pending = applies.flatMap((a) => {
-    const now = a.settle(resolver);
+    const now = a.resolveNow(resolver);
     return isObservable(now) ? [now] : [];
   });
   if (pending.length === 0) return;

@@ -21,7 +21,7 @@ class AttributeOutput extends OutputBase<unknown> {
     this.#next = next;
   }
 
-  /** An attribute output's source: `Output.settle` calls it as a method, so `this` is the output. */
+  /** An attribute output's source: `Output.resolveNow` calls it as a method, so `this` is the output. */
   private static read(this: AttributeOutput, r: Resolver): Resolution<unknown> {
     return r.peekAttribute?.(this.#node, this.#attribute) ?? r.attribute(this.#node, this.#attribute);
   }

@@ -1,14 +1,15 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ResourceNode } from "./node.js";
 import type { Urn } from "../core/urn.js";
-import type { Settleable } from "./resolver.js";
+import type { Resolvable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { ConfigValue } from "./config-value.js";
 import type { StackAccess } from "../state/stack-access.js";
 import type { Origin } from "./deferral/deferral.js";
 import { LateDeclarationError } from "./deferral/late-declaration.js";
 import { DeclarationSites } from "../core/declaration-site.js";
-import type { Diagnostic } from "../core/diagnostic.js";
+import { UserError, type Diagnostic } from "../core/diagnostic.js";
+import { refuseAtEntry } from "./error-text.js";
 
 /**
  * A problem found while evaluating a program (a missing config value), reported with the others at the end.
@@ -25,7 +26,7 @@ export class EvalContext {
   readonly byUrn = new Map<Urn, ResourceNode>();
   readonly diagnostics: EvalDiagnostic[] = [];
   /** Outputs made by `apply` while the program ran: planning runs those nothing used, so none is dropped unseen. */
-  readonly applies: Settleable[] = [];
+  readonly applies: Resolvable[] = [];
   /** Where the program declared its nodes: one site per place in its code, shared by the nodes declared there. */
   readonly sites = new DeclarationSites();
   /** Set once the run's plan is made: a callback that declares a resource after that is refused (see {@link currentContext}). */
@@ -45,21 +46,10 @@ export class EvalContext {
     readonly stacks?: StackAccess,
   ) {}
 
-  /** Records a node; a second node with the same URN is an error naming both. */
+  /** Records a node; a second node with the same URN is an error naming both, and both their lines. */
   register(node: ResourceNode): void {
     const prior = this.byUrn.get(node.urn);
-    if (prior && node.kind === "wait") {
-      throw new Error(
-        `Two waits have the identity ${node.urn}: ${describe(prior)} and ${describe(node)}. ` +
-          "Waits on one target are told apart by their predicates; give one of them a different `name` (or a different `until`).",
-      );
-    }
-    if (prior) {
-      throw new Error(
-        `Duplicate resource URN ${node.urn}: ${describe(prior)} and ${describe(node)} have the same type and name` +
-          `${node.parent ? " under the same parent" : ""}. Give one of them a different name.`,
-      );
-    }
+    if (prior) throw duplicateError(prior, node);
     this.byUrn.set(node.urn, node);
     node.index = this.nodes.length;
     this.nodes.push(node);
@@ -78,40 +68,82 @@ export class EvalContext {
   }
 }
 
+/** Two nodes with one URN: the second's site is where the error is; the first's is named in the text. */
+function duplicateError(prior: ResourceNode, node: ResourceNode): UserError {
+  const first = prior.site?.toString();
+  const firstAt = first ? ` The first is declared at ${first}.` : "";
+  if (node.kind === "wait") {
+    return new UserError({
+      summary: `Two waits have the identity ${node.urn}: ${describe(prior)} and ${describe(node)}.`,
+      detail: `${firstAt.trim()} Waits on one target are told apart by their predicates; give one of them a different \`name\` (or a different \`until\`).`.trim(),
+      urn: node.urn,
+      site: node.site,
+    });
+  }
+  return new UserError({
+    summary: `Duplicate resource URN ${node.urn}: ${describe(prior)} and ${describe(node)} have the same type and name${node.parent ? " under the same parent" : ""}.`,
+    detail: `${firstAt.trim()} Give one of them a different name.`.trim(),
+    urn: node.urn,
+    site: node.site,
+  });
+}
+
 function describe(n: ResourceNode): string {
   if (n.kind === "wait") return `${n.name} (on ${n.wait.target.urn})`;
   const what = n.kind === "lookup" ? "lookup" : n.kind === "component" ? "component" : "resource";
   return `${what} "${n.name}" (${n.type})`;
 }
 
+// Which evaluation code belongs to is kept in two places, both process-wide on purpose (two stacks in one
+// process each find their own): `storage`, across `await`s, for a program's body while it is evaluated; and
+// `callbacks`, the `apply` callbacks on the JavaScript call stack, for code a callback runs later (while
+// planning or applying, when the storage is off). Neither holds a run's records: those are its EvalContext's.
+
+/**
+ * The evaluation a program's code runs in, across its `await`s. On only while an evaluation runs (see
+ * {@link StorageSwitch}): after that, `getStore()` answers undefined everywhere.
+ */
 const storage = new AsyncLocalStorage<EvalContext>();
 
-/** Runs `fn` with `ctx` as the current evaluation. */
+/**
+ * Keeps {@link storage} on while any evaluation runs, in any stack of the process, and switches it off when
+ * the last one ends: an enabled AsyncLocalStorage makes Node track every promise, and plans and applies make
+ * tens of thousands of them. Code that runs after an evaluation (callbacks while planning and applying)
+ * finds its evaluation through its callback's frame instead ({@link ApplyStack}).
+ */
+class StorageSwitch {
+  /** Evaluations running now: two that overlap keep the storage on until the last ends. */
+  #running = 0;
+
+  /** Runs `evaluation` with the storage on, and switches it off after if no other evaluation runs. */
+  async during<T>(evaluation: () => T): Promise<Awaited<T>> {
+    this.#running++;
+    try {
+      return await evaluation();
+    } finally {
+      if (--this.#running === 0) storage.disable();
+    }
+  }
+}
+
+const storageSwitch = new StorageSwitch();
+
+/**
+ * Runs `fn` (synchronous) with `ctx` as the current evaluation: for declaring resources outside a program
+ * (tests). It switches the storage on, uncounted: the next evaluation to end switches it off.
+ */
 export function runInContext<T>(ctx: EvalContext, fn: () => T): T {
   return storage.run(ctx, fn);
 }
 
 /**
- * Evaluations running now, in every stack of the process: the storage above is what keeps each one's
- * records apart; this only says when none runs, so it can be switched off. Two evaluations that overlap
- * keep it on until the last ends.
- */
-let evaluating = 0;
-
-/**
- * Runs a program function (which may be async) as the evaluation `ctx`, to its end. When no evaluation is
- * left running the storage is switched off: an enabled AsyncLocalStorage makes Node track every promise,
- * and plans and applies make tens of thousands of them.
+ * Runs a program function (which may be async) as the evaluation `ctx`, to its end; the storage is on
+ * meanwhile, and off after unless another evaluation still runs (see {@link StorageSwitch}).
  *
  * @example const returned = await evaluateInContext(ctx, () => fn({ stack, project, config }));
  */
 export async function evaluateInContext<T>(ctx: EvalContext, fn: () => T): Promise<Awaited<T>> {
-  evaluating++;
-  try {
-    return await storage.run(ctx, fn);
-  } finally {
-    if (--evaluating === 0) storage.disable();
-  }
+  return storageSwitch.during(() => storage.run(ctx, fn));
 }
 
 /**
@@ -132,8 +164,33 @@ export interface ApplyFrame {
   made: number;
 }
 
-/** The `apply` callbacks on the call stack now, innermost last (a callback runs synchronously). */
-const applying: ApplyFrame[] = [];
+/**
+ * The `apply` callbacks running now, innermost last. Exact without any async scope: a callback's synchronous
+ * part runs between {@link enterApply} and {@link leaveApply} with nothing else interleaved, so the innermost
+ * frame is the callback whose code runs now, unless that code is another evaluation's (a program run from
+ * inside a callback: its storage scope differs from the frame's, and it is not taken for the callback).
+ * What a callback does after an `await` runs outside its frame. Scoping the stack with AsyncLocalStorage
+ * instead would keep the storage on through planning and applying, for nothing this does not already know.
+ */
+class ApplyStack {
+  readonly #frames: ApplyFrame[] = [];
+
+  push(frame: ApplyFrame): void {
+    this.#frames.push(frame);
+  }
+
+  pop(): void {
+    this.#frames.pop();
+  }
+
+  /** The callback of the code running in storage scope `scope`, if one runs. */
+  current(scope: EvalContext | undefined): ApplyFrame | undefined {
+    const top = this.#frames[this.#frames.length - 1];
+    return top && top.scope === scope ? top : undefined;
+  }
+}
+
+const callbacks = new ApplyStack();
 
 /**
  * Marks an `apply` callback as running: a resource declared now belongs to `owner`, declared in a
@@ -143,27 +200,18 @@ const applying: ApplyFrame[] = [];
  */
 export function enterApply(owner: EvalContext | undefined, origin: Origin, probe?: ResourceNode[]): ApplyFrame {
   const frame: ApplyFrame = { owner, origin, scope: storage.getStore(), declared: 0, made: 0, ...(probe ? { probe } : {}) };
-  applying.push(frame);
+  callbacks.push(frame);
   return frame;
 }
 
 /** Ends what {@link enterApply} began. */
 export function leaveApply(): void {
-  applying.pop();
+  callbacks.pop();
 }
 
 /** The `apply` callback of the code running now, if one runs (not one of another program run from inside it). */
 function currentFrame(): ApplyFrame | undefined {
-  const top = applying[applying.length - 1];
-  return top && top.scope === storage.getStore() ? top : undefined;
-}
-
-/**
- * True while an `apply` callback of the code running now runs.
- * @example if (insideApply()) note("declared in a callback");
- */
-export function insideApply(): boolean {
-  return currentFrame() !== undefined;
+  return callbacks.current(storage.getStore());
 }
 
 /** The evaluation the evaluation running now belongs to, for an `apply` made now (undefined outside one). */
@@ -181,9 +229,10 @@ export interface Declaring {
 
 /**
  * The evaluation a resource declared now belongs to, with the callback declaring it; a clear error when
- * it is declared outside a program, or inside a callback of a program whose plan is made already.
+ * it is declared outside a program (naming the line, `called`), or inside a callback of a program whose
+ * plan is made already.
  */
-export function currentContext(what: string): Declaring {
+export function currentContext(what: string, called?: NodeJS.CallSite): Declaring {
   const frame = currentFrame();
   if (frame) {
     if (!frame.owner) {
@@ -201,20 +250,30 @@ export function currentContext(what: string): Declaring {
     return { ctx: frame.owner, frame };
   }
   const ctx = storage.getStore();
-  if (!ctx) {
-    throw new Error(
-      `${what} was created outside a program. Declare resources inside the function given to program(name, fn) ` +
-        "(not at module top level, not after the function has returned).",
-    );
-  }
+  if (!ctx) throw outsideProgram(what, called);
   return { ctx, frame: undefined };
+}
+
+/**
+ * The error for a declaration outside any program (at a module's top level, or after the program function
+ * returned), at the user's line. Made in the file the process started with, while it loads, it ends the
+ * process with that message (see {@link refuseAtEntry}).
+ */
+function outsideProgram(what: string, called: NodeJS.CallSite | undefined): UserError {
+  const e = new UserError({
+    summary: `${what} was declared outside a program (at a module's top level, or after the program function returned).`,
+    detail: "Move it into the function given to program(name, fn): resources are declared each time the program runs, for the stack it runs for.",
+    site: new DeclarationSites().siteOf(called),
+  });
+  refuseAtEntry(e, called?.getFileName());
+  return e;
 }
 
 /**
  * Records an output made by `apply` in the evaluation running now (none outside one).
  * @example trackApply(derived);
  */
-export function trackApply(o: Settleable): void {
+export function trackApply(o: Resolvable): void {
   const frame = currentFrame();
   if (frame) frame.made++;
   // Made on stand-ins: running it for real would declare what only a stand-in named.

@@ -8,7 +8,7 @@ const LIST_ONLY = 8;
 
 /**
  * Nodes collected once each, in the order first seen: what a node depends on, while it is declared. A list
- * while it is short (nearly every node depends on none or a few: a set per node was ~150 bytes), with a set
+ * while it is short (nearly every node depends on none or a few, and a set per node is larger), with a set
  * beside it once it grows, so a node that depends on thousands is not collected in quadratic time.
  *
  * @example

@@ -1,11 +1,12 @@
 import { EvalContext, evaluateInContext, type EvalDiagnostic } from "./context.js";
 import { Config, type ConfigValue } from "./config.js";
 import type { ResourceNode } from "./node.js";
-import type { Settleable } from "./resolver.js";
+import type { Resolvable } from "./resolver.js";
 import type { ProviderInstance } from "../provider/provider.js";
 import type { StackAccess } from "../state/stack-access.js";
 import { settledBeforeIdle } from "./body-settles.js";
 import { programOutputs } from "./program-outputs.js";
+import { globalShadowError } from "./global-shadow.js";
 
 /** What a program function receives. */
 export interface ProgramContext {
@@ -27,7 +28,7 @@ export interface Evaluation {
   outputs: Record<string, unknown>;
   diagnostics: EvalDiagnostic[];
   /** Outputs the program made with `apply` (planning runs those nothing used, so a declaration in one is never dropped unseen). */
-  applies: readonly Settleable[];
+  applies: readonly Resolvable[];
   /** Nodes its `apply` callbacks declare later, while planning (see {@link Declarations}). */
   declarations: Declarations;
 }
@@ -104,8 +105,9 @@ export async function evaluateProgram(spec: ProgramSpec, opts: EvaluateOptions):
   const ctx = new EvalContext(spec.name, opts.stack, spec.location.command, opts.providers, opts.config, opts.stacks);
   const config = new Config(opts.config ?? {}, opts.stack, spec.location.command, ctx.diagnostics);
   const at = spec.location.site?.toString() ?? "";
-  const returned = await evaluateInContext(ctx, () => settledBeforeIdle(spec.fn({ stack: opts.stack, project: spec.name, config }), at));
-  const outputs = programOutputs(returned, at);
+  const body = () => settledBeforeIdle(spec.fn({ stack: opts.stack, project: spec.name, config }), at);
+  const returned = await evaluateInContext(ctx, body).catch((e: unknown) => Promise.reject(globalShadowError(e) ?? e));
+  const outputs = programOutputs(returned, spec.location.site);
   return { project: spec.name, stack: opts.stack, nodes: ctx.nodes, outputs, diagnostics: ctx.diagnostics, applies: ctx.applies, declarations: declarationsOf(ctx) };
 }
 

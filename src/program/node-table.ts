@@ -15,8 +15,8 @@ export interface NodeValues<N, V> {
 
 /**
  * A value per program node, kept in arrays by the node's place in its evaluation (`ResourceNode.index`)
- * instead of a `Map`: a map of 100,000 nodes grew by rehashing (each old table garbage that outlived the
- * young generation) and hashed every node on every lookup. A node without a place (built by hand, or one
+ * instead of a `Map`: a large map grows by rehashing (each old table garbage that outlives the young
+ * generation) and hashes every node on every lookup. A node without a place (built by hand, or one
  * whose place another node of a second evaluation holds here) goes to a map beside, so any node works.
  *
  * @example

@@ -9,6 +9,8 @@ import { afterCallback, deferralsOnly, joinDeferral, type DeferralInfo } from ".
 import { NOTHING_FORESEEN, foresee, type Foresight } from "./deferral/foresee.js";
 import { fieldState } from "./field-state.js";
 import { misuseError } from "./output-misuse.js";
+import { globalShadowError } from "./global-shadow.js";
+import { DeclarationSites, userCallSite, type DeclarationSite } from "../core/declaration-site.js";
 
 export type { OState, Resolution, Resolver } from "./resolver.js";
 
@@ -42,6 +44,12 @@ export function asObservable<T>(r: Resolution<T>): Observable<OState<T>> {
 
 /** Where resources and waits keep their node (the same symbol as `NODE` in resource.ts, which imports this file). */
 const NODE_KEY = Symbol.for("cairn.node");
+
+/**
+ * What every output carries, as resources and waits carry `NODE_KEY`: a symbol of the process's registry,
+ * so another copy of Cairn's outputs carry the same one (see {@link isOutput}).
+ */
+const OUTPUT_BRAND = Symbol.for("cairn.output");
 
 /** The node of a resource or wait handle, if `v` is one. */
 function nodeOf(v: unknown): ResourceNode | undefined {
@@ -77,7 +85,8 @@ const NO_DEPS: readonly ResourceNode[] = [];
 export type Output<T> = OutputBase<T> & Lifted<T>;
 
 /**
- * The `Output` class as a value: `instanceof Output`, and `new Output(...)` inside Cairn.
+ * The `Output` class as a value: `new Output(...)` inside Cairn, and `instanceof Output` for this copy of
+ * Cairn's outputs ({@link isOutput} knows those of every copy).
  *
  * @example if (value instanceof Output) value.apply(console.log);
  */
@@ -166,7 +175,7 @@ export class OutputBase<T> {
   }
 
   /** @internal The output's state in a phase, at once if it is known already; computed once per resolver. */
-  settle(r: Resolver): Resolution<T> {
+  resolveNow(r: Resolver): Resolution<T> {
     const id = resolverId(r);
     if (this.#cacheFor !== id) {
       this.#cacheFor = id;
@@ -189,7 +198,7 @@ export class OutputBase<T> {
 
   /** @internal The output's state in a phase, as an observable. */
   resolve(r: Resolver): Observable<OState<T>> {
-    return asObservable(this.settle(r));
+    return asObservable(this.resolveNow(r));
   }
 
   /**
@@ -199,7 +208,11 @@ export class OutputBase<T> {
    * @example const url = bucket.name.apply(n => `https://${n}.example.com`);
    */
   apply<U>(f: (value: T) => Input<U>): Output<Unwrap<U>> {
-    const callback = new Callback(f, evaluationNow(), originOf(this));
+    const owner = evaluationNow();
+    // Where the program called apply(), for the message when the callback throws: one frame captured (about
+    // a microsecond), kept as the evaluation's shared site for that place in the code.
+    const called = userCallSite(OutputBase.prototype.apply);
+    const callback = new Callback(f, owner, originOf(this), (owner?.sites ?? new DeclarationSites()).siteOf(called));
     const step = (s: OState<T>, r: Resolver): Resolution<Unwrap<U>> => {
       if (!s.known) return callback.unknown(s, r) as OState<Unwrap<U>>;
       const result = callback.run(s.value);
@@ -208,7 +221,7 @@ export class OutputBase<T> {
       return isObservable(inner) ? inner.pipe(map(joined)) : joined(inner);
     };
     const out = new Output<Unwrap<U>>(this.resources, (r) => {
-      const s = this.settle(r);
+      const s = this.resolveNow(r);
       return isObservable(s) ? s.pipe(switchMap((x) => asObservable(step(x, r)))) : step(s, r);
     }, this.label);
     trackApply(out as Output<unknown>);
@@ -249,7 +262,7 @@ class FieldOutput extends OutputBase<unknown> {
 
   constructor(parent: OutputBase<unknown>, key: string) {
     super(parent.resources, (r) => {
-      const s = parent.settle(r);
+      const s = parent.resolveNow(r);
       return isObservable(s) ? s.pipe(map((x) => fieldState(x, key))) : fieldState(s, key);
     });
     this.#parent = parent;
@@ -266,6 +279,7 @@ class FieldOutput extends OutputBase<unknown> {
 // Every input value is asked for its node (`nodeOf`): an output answers here, before the proxy below (a trap
 // per read costs ~0.1 µs where a property costs nothing).
 Object.defineProperty(OutputBase.prototype, NODE_KEY, { value: undefined });
+Object.defineProperty(OutputBase.prototype, OUTPUT_BRAND, { value: true });
 
 /**
  * Lifting: a name an output does not have (not a member, not an object's) reads that field of its value.
@@ -297,6 +311,8 @@ class Callback<T, U> {
     private readonly f: (value: T) => Input<U>,
     private readonly owner: EvalContext | undefined,
     private readonly origin: Origin,
+    /** Where the program called `apply()`. */
+    private readonly site: DeclarationSite,
   ) {}
 
   run(value: T): Input<U> {
@@ -306,7 +322,7 @@ class Callback<T, U> {
     try {
       result = this.f(value);
     } catch (e) {
-      throw saidWhere(e, this.origin);
+      throw saidWhere(globalShadowError(e) ?? e, this.origin, this.site);
     } finally {
       leaveApply();
     }
@@ -327,10 +343,16 @@ class Callback<T, U> {
 /** Marks an error that names the apply() callback it came from (a callback run again does not say it twice). */
 const SAID_WHERE = Symbol("cairn.applyNamed");
 
-/** `e`, its message naming the value the throwing apply() callback was given (`on a.v`). */
-function saidWhere(e: unknown, origin: Origin): unknown {
+/**
+ * `e`, its message naming the throwing apply() callback by its line and the value it was given (`at
+ * infra.ts:7:30 on a.v`). In the text, for now: the planner and the stack outputs report a failure as its
+ * message, adding the resource it feeds. The same error object, not a wrapper: callers tell kinds of errors
+ * apart by their class (a late declaration, a misused output).
+ */
+function saidWhere(e: unknown, origin: Origin, site: DeclarationSite): unknown {
   if (!(e instanceof Error) || (e as { [SAID_WHERE]?: true })[SAID_WHERE]) return e;
-  e.message = `${e.message} (thrown by an apply() callback on ${origin.waitsFor})`;
+  const at = site.toString();
+  e.message = `${e.message} (thrown by ${at ? `the apply() callback at ${at}` : "an apply() callback"} on ${origin.waitsFor})`;
   Object.defineProperty(e, SAID_WHERE, { value: true });
   return e;
 }
@@ -345,9 +367,15 @@ function originOf(o: Output<unknown>): Origin {
   };
 }
 
-/** True for an {@link Output}. */
+/**
+ * True for an {@link Output}, from this copy of Cairn or another one in the same process (a program and a
+ * library of components may each bring their own): it asks for the brand every output carries, where
+ * `instanceof Output` knows only this copy's class.
+ *
+ * @example if (isOutput(value)) value.apply(console.log);
+ */
 export function isOutput(v: unknown): v is Output<unknown> {
-  return v instanceof Output;
+  return v !== null && typeof v === "object" && (v as Record<symbol, unknown>)[OUTPUT_BRAND] === true;
 }
 
 /** Merges secret flags, dependencies and deferrals of several states into one known (or unknown) state. */
@@ -415,7 +443,7 @@ function inMode(r: Resolution<unknown>, mode: "strict" | "embed"): Resolution<un
 }
 
 function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Resolution<unknown> {
-  if (v instanceof Output) return inMode(v.settle(r), mode);
+  if (v instanceof Output) return inMode(v.resolveNow(r), mode);
   if (v instanceof Promise) return from(v).pipe(switchMap((x) => resolveDeep(x, r, mode)));
   const node = nodeOf(v);
   if (node?.kind === "component") {
@@ -513,12 +541,7 @@ export function secret<T>(v: Input<T>): Output<Unwrap<T>> {
   const inner = output(v);
   const secretly = (s: OState<unknown>): OState<unknown> => ({ ...s, secret: true });
   return new Output(inner.resources, (r) => {
-    const s = inner.settle(r);
+    const s = inner.resolveNow(r);
     return isObservable(s) ? s.pipe(map(secretly)) : secretly(s);
   }) as Output<Unwrap<T>>;
-}
-
-/** An output that is unknown in every phase: a placeholder after an error, so evaluation can continue. */
-export function unknownOutput<T>(): Output<T> {
-  return new Output<T>([], () => ({ known: false, secret: false, deps: NO_DEPS }));
 }

@@ -6,18 +6,43 @@
  * @module
  */
 import { isOutput } from "./output.js";
-import { UserError } from "../core/diagnostic.js";
+import { findCycle } from "./cycles.js";
+import { UserError, type SiteText } from "../core/diagnostic.js";
 
 /**
- * The stack outputs a program function returned (`{}` for nothing); throws when they are not an object.
+ * The stack outputs a program function returned (`{}` for nothing); throws when they are not an object, or
+ * when a value refers back to itself (state holds outputs as JSON, and walking a cycle would overflow the
+ * stack), naming the output's path and `site`, where the program was declared.
  *
- * @example programOutputs({ url: site.url }, "infra.ts:3:16") // { url: site.url }
+ * @example programOutputs({ url: site.url }, programSite) // { url: site.url }
  */
-export function programOutputs(returned: unknown, site: string): Record<string, unknown> {
+export function programOutputs(returned: unknown, site: SiteText | undefined): Record<string, unknown> {
   if (returned === undefined) return {};
-  if (isPlainObject(returned)) return returned;
-  const where = site ? ` (the program(...) at ${site})` : "";
-  throw new UserError(`the program's body returned ${describe(returned)} as its stack outputs${where}: return an object of named outputs, e.g. \`return { url: site.url }\`, or nothing.`);
+  const at = site?.toString() ? { site } : {};
+  if (!isPlainObject(returned)) {
+    throw new UserError({ summary: `The program's body returned ${describe(returned)} as its stack outputs.`, detail: "Return an object of named outputs, e.g. `return { url: site.url }`, or nothing.", ...at });
+  }
+  for (const [k, v] of Object.entries(returned)) {
+    const cycle = cycleIn(v, k);
+    if (cycle) {
+      throw new UserError({
+        summary: `The program's stack output "${cycle.at}" refers back to "${cycle.to}" (a cyclic object).`,
+        detail: "Stack outputs are stored as JSON, which cannot hold a cycle: return plain data from the program function, without the back-reference.",
+        attribute: cycle.at,
+        ...at,
+      });
+    }
+  }
+  return returned;
+}
+
+/** Where `v` refers back to itself; undefined also when it is nested too deeply to walk (resolving it says so). */
+function cycleIn(v: unknown, path: string): { at: string; to: string } | undefined {
+  try {
+    return findCycle(v, path);
+  } catch {
+    return undefined;
+  }
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

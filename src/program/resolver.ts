@@ -32,7 +32,7 @@ export interface Resolver {
   readonly planning?: PlanningHooks;
   /**
    * A number naming this resolver for outputs' caches (see `newResolverId`): a resolver made per node gives
-   * one, or each output it settles would number it in a weak map (an ephemeron per node for the collector).
+   * one, or each output it resolves would number it in a weak map (an ephemeron per node for the collector).
    */
   readonly id?: number;
 }
@@ -45,12 +45,19 @@ export interface Resolver {
 export type Resolution<T> = OState<T> | Observable<OState<T>>;
 
 /**
- * An `apply` output as an evaluation keeps it: planning settles the ones nothing used, so a callback that
- * fails is reported (see `runUnusedApplies`). Every `Output` is one.
+ * A value that resolves against a phase's {@link Resolver}: every `Output` is one. An evaluation keeps the
+ * outputs `apply` made as these, and planning resolves the ones nothing used, so a callback that fails is
+ * reported (see `runUnusedApplies`).
  *
- * @example const pending = applies.map((a) => a.settle(resolver));
+ * @example const pending = applies.map((a) => a.resolveNow(resolver));
  */
-export interface Settleable {
-  /** Resolves it against `r` (planned or applied values), running its callback. */
-  settle(r: Resolver): Resolution<unknown>;
+export interface Resolvable {
+  /** Resolves it against `r` (planned or applied values), running its callback: at once when it can. */
+  resolveNow(r: Resolver): Resolution<unknown>;
 }
+
+/**
+ * The former name of {@link Resolvable}.
+ * @deprecated Use `Resolvable` (its method is `resolveNow`).
+ */
+export type Settleable = Resolvable;

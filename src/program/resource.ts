@@ -10,6 +10,7 @@ import type { ProviderInstance } from "../provider/provider.js";
 import { userCallSite, type DeclarationSite } from "../core/declaration-site.js";
 import { DistinctNodes } from "./distinct-nodes.js";
 import { UserError } from "../core/diagnostic.js";
+import { closestName } from "../core/did-you-mean.js";
 
 export { attributeOutput };
 
@@ -152,9 +153,10 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
     throw new UserError(`The name ${JSON.stringify(name)} of a ${type} resource cannot contain "::" or control characters (they would break its URN): use letters, digits and - _ . / : @ etc.`);
   }
   const what = extra.kind === "wait" ? `The wait ${name}` : `${extra.kind === "component" ? "Component" : "Resource"} "${name}" (${type})`;
-  const { ctx, frame } = currentContext(what);
+  const { ctx, frame } = currentContext(what, called);
   const site = ctx.sites.siteOf(called);
   if (opts === null || typeof opts !== "object") throw new UserError(`${what}: options must be an object (got ${String(opts)}): pass an object such as { protect: true }, or leave the options out.`);
+  checkOptionNames(opts, what, site);
   const parent = opts.parent?.[NODE];
   const urn = makeUrn({ stack: ctx.stack, project: ctx.project, parentTypes: parentTypes(parent), type, name: urnName });
   const provider = providerFor(extra.kind, type, name, opts, parent) ?? (extra.kind === "custom" || extra.kind === "lookup" ? defaultProvider(ctx, type) : undefined);
@@ -168,7 +170,10 @@ export function registerNode(type: string, name: string, opts: ResourceOptions, 
   if (frame) {
     frame.declared++;
     // A run on stand-ins only shows what the callback would declare: nothing of it is registered.
-    if (frame.probe) return void frame.probe.push(node), node;
+    if (frame.probe) {
+      frame.probe.push(node);
+      return node;
+    }
     node.declaredIn = { on: frame.origin.on.map((n) => n.urn), waitsFor: frame.origin.waitsFor };
   }
   ctx.register(node);
@@ -274,6 +279,23 @@ const DEFAULT_OPTIONS: ManagedOptions = Object.freeze({
 
 /** Every option {@link managedOptions} reads: when none is given, the resource gets {@link DEFAULT_OPTIONS}. */
 const OPTION_KEYS = ["protect", "retainOnDelete", "allowDataLoss", "deleteBeforeReplace", "ignoreChanges", "replaceOnChanges", "replaceTriggeredBy", "aliases", "customTimeouts", "import", "autoName"] as const;
+
+/** Every option a resource takes (see {@link ResourceOptions}). */
+const RESOURCE_OPTIONS: ReadonlySet<string> = new Set<string>([...OPTION_KEYS, "dependsOn", "parent", "provider"]);
+
+/** Refuses an option a resource does not take (a misspelt `dependsOn`), at the user's line, with the one meant. */
+function checkOptionNames(opts: ResourceOptions, what: string, site: DeclarationSite): void {
+  for (const key in opts) {
+    if (RESOURCE_OPTIONS.has(key)) continue;
+    const meant = closestName(key, RESOURCE_OPTIONS);
+    throw new UserError({
+      summary: `${what} has the option "${key}", which resources do not take.`,
+      detail: meant ? `Did you mean "${meant}"?` : `A resource's options are ${[...RESOURCE_OPTIONS].join(", ")}.`,
+      attribute: key,
+      site,
+    });
+  }
+}
 
 /** True when `opts` gives any option {@link managedOptions} reads (nearly every resource gives none). */
 function hasManagedOptions(opts: ResourceOptions): boolean {

@@ -3,6 +3,7 @@ import { combineLatest, from, isObservable, map } from "rxjs";
 import { Output, asObservable, type OState } from "./output.js";
 import { NODE, attributeOutput, type Dependable } from "./resource.js";
 import { currentContext } from "./context.js";
+import { userCallSite } from "../core/declaration-site.js";
 import type { ResourceNode } from "./node.js";
 import { openBackend } from "../state/open-backend.js";
 import type { OutputReader } from "../state/backend.js";
@@ -64,7 +65,7 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
   if (opts === null || typeof opts !== "object" || typeof opts.stack !== "string" || opts.stack === "") {
     throw new UserError(`${what} needs the stack to read: stackOutputs(${JSON.stringify(name)}, { stack: "prod" }).`);
   }
-  const { ctx } = currentContext(what);
+  const { ctx } = currentContext(what, userCallSite(stackOutputs));
   const target: StackName = { project: opts.project ?? name, stack: opts.stack };
   const reader: StackName = { project: ctx.project, stack: ctx.stack };
   if (target.project === reader.project && target.stack === reader.stack && opts.backend === undefined) {
@@ -78,7 +79,7 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
   };
   // Recorded with the reference (without credentials), so `stack graph` can tell which backend it read.
   const backendUrl = opts.backend !== undefined ? open().url : (ctx.stacks?.url ?? "");
-  // One read per planning scope: both attributes below settle this output with the same resolver.
+  // One read per planning scope: both attributes below resolve this output with the same resolver.
   const planned = ctx.stacks?.planned?.get(`${target.project}/${target.stack}`);
   const read = new Output<ReadOutputs>([], () =>
     planned
@@ -87,7 +88,7 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
   );
   const part = (key: keyof ReadOutputs) =>
     new Output<Props>([], (r) =>
-      asObservable(read.settle(r)).pipe(
+      asObservable(read.resolveNow(r)).pipe(
         map((s): OState<Props> => (s.known ? { known: true, value: s.value[key], secret: key === "secretValues" && Object.keys(s.value[key]).length > 0, deps: [] } : { ...s, deps: [] })),
       ),
     );
@@ -122,8 +123,8 @@ function keyOutput(node: ResourceNode, key: string, reader: StackName, target: S
     throw new UserError(missingOutput(key, [...Object.keys(plain), ...Object.keys(secret)], reader, target));
   };
   return new Output([node], (r) => {
-    const v = values.settle(r);
-    const s = secrets.settle(r);
+    const v = values.resolveNow(r);
+    const s = secrets.resolveNow(r);
     if (!isObservable(v) && !isObservable(s)) return pick(v, s);
     return combineLatest([asObservable(v), asObservable(s)]).pipe(map(([a, b]) => pick(a, b)));
   });

@@ -64,7 +64,10 @@ export function traceProvider(provider: Provider<any, any, any>, type: string, l
         return result;
       }
       return result.then(
-        (v) => (end(undefined, false), v),
+        (v) => {
+          end(undefined, false);
+          return v;
+        },
         (e: unknown) => {
           end(e, true);
           throw e;

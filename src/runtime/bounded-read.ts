@@ -24,7 +24,7 @@ export type ReadRunner = <T>(urn: Urn, provider: ProviderInstance | undefined, r
 /**
  * The time bound of one read, as the apply's call bounds (`Bounded`) are: one timer serves every bound
  * of a run, and a read's AbortSignal is made only if its provider asks for it: a timer and a signal per
- * read made a refresh of 100,000 objects 1.8× slower and 235 MB larger.
+ * read would make a large refresh slower and larger for nothing.
  */
 export interface ReadBound {
   /** Settles like `p`, or rejects once the bound ends: its time is up, or the run stopped (a provider may ignore its signal). */

@@ -79,7 +79,7 @@ function allDefined(keys: readonly string[], inputs: Record<string, unknown>): b
   return true;
 }
 
-// Shared by the results that have none (most): a list per resource was ~60 bytes kept by its step. Frozen,
+// Shared by the results that have none (most): a list per resource would be kept by every step. Frozen,
 // so a caller that would add to one fails at once instead of changing every result.
 const NO_NAMES = Object.freeze([]) as unknown as string[];
 const NO_DEPS = NO_NODES as ResourceNode[];

@@ -95,7 +95,7 @@ export class ValueResolver implements Resolver {
       this.waiting.delete(node);
     }
     // A subject exists only if something subscribed before the value was known (most values are read
-    // after, with peekAttribute): 10,000 unused ReplaySubjects were a fifth of what a run keeps.
+    // after, with peekAttribute): an unused ReplaySubject per value would be much of what a run keeps.
     const s = this.subjects.get(node);
     if (!s) return;
     this.subjects.delete(node);

@@ -1,4 +1,5 @@
 import type { Plan } from "../plan/plan.js";
+import { stepKindOf } from "../plan/steps/index.js";
 import { execute, type ProgramRuntime } from "../apply/executor.js";
 import type { StackState } from "../state/types.js";
 import { CairnError } from "./errors.js";
@@ -18,7 +19,7 @@ async function runtimeFor(ctx: RunContext, plan: Plan, state: StackState, idle: 
   if (plan.mode !== "update") return undefined;
   const { evaluations } = ctx;
   let known = evaluations.latest?.fingerprint() === plan.fingerprint ? evaluations.latest : await evaluations.prepare();
-  if (plan.steps.some((s) => s.kind !== "delete" && !known.runtime.nodeByUrn.has(s.urn))) {
+  if (plan.steps.some((s) => stepKindOf(s).inProgram && !known.runtime.nodeByUrn.has(s.urn))) {
     // Steps of resources `apply` callbacks declare: planning again (nothing is applied) lets the callbacks
     // declare them, so they are compared with the plan, and their values resolved like any other's.
     await planAgainst(ctx, state, {}, idle, false);

@@ -9,7 +9,7 @@ const seeds = new WeakMap<object, string>();
  * How a stack's plans name objects: its options' `nameSeed` (tests fix it) or a random seed of its own, and
  * the program's `autoName` setting.
  *
- * @example makePlan({ ...input, autoNames: autoNamingOf(parts) })
+ * @example planProgram({ ...input, autoNames: autoNamingOf(parts) })
  */
 export function autoNamingOf(parts: Pick<StackParts, "options" | "program">): AutoNaming {
   let seed = parts.options.nameSeed ?? seeds.get(parts);

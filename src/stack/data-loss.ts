@@ -2,6 +2,7 @@ import type { ProgramRuntime } from "../apply/executor.js";
 import { nameOf } from "../core/urn.js";
 import { refusedLosses, unusedAllows, type LossStep } from "../plan/data-loss.js";
 import type { Plan } from "../plan/plan.js";
+import { stepKindOf } from "../plan/steps/index.js";
 import { CairnError } from "./errors.js";
 
 /**
@@ -27,10 +28,11 @@ function refusedLine(l: LossStep, program: ProgramRuntime | undefined): string {
 function remedy(refused: readonly LossStep[]): string {
   const names = refused.map((l) => l.step.urn).map((urn) => (refused.filter((x) => nameOf(x.step.urn) === nameOf(urn)).length > 1 ? urn : nameOf(urn)));
   const flags = [...new Set(names)].map((n) => `--allow-data-loss ${n}`).join(" ");
-  const replaces = refused.some((l) => l.step.kind === "replace");
+  // Only a resource the program still declares (a replaced one) can take the option.
+  const declared = refused.some((l) => stepKindOf(l.step).inProgram);
   return [
     `To go ahead and lose that data, add \`${flags}\` to the up command`,
-    replaces ? ", or give each replaced resource the option `allowDataLoss: true`. " : ". ",
+    declared ? ", or give each replaced resource the option `allowDataLoss: true`. " : ". ",
     "To keep an object instead, set `retainOnDelete: true` on it and run up before removing or replacing it (it stays in the cloud, forgotten by Cairn); ",
     "if you renamed a resource, list its old name in `aliases` so its object is kept; or undo the change.",
   ].join("");

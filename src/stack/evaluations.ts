@@ -8,7 +8,7 @@ import type { ProviderRecord } from "../state/types.js";
 import { withPlannedOutputs } from "../state/stack-access.js";
 import { thrownMessage } from "../core/thrown.js";
 import { CairnError } from "./errors.js";
-import { DiagnosticsError, isUserError, siteText, UserError } from "../core/diagnostic.js";
+import { DiagnosticsError, isUserError } from "../core/diagnostic.js";
 import { preparedFrom, type Prepared } from "./prepared.js";
 import { note, type StackParts } from "./stack-parts.js";
 
@@ -51,11 +51,8 @@ export class Evaluations {
     try {
       ev = await evaluate(this.parts, config, upstream);
     } catch (e) {
-      if (e instanceof CairnError) throw e;
-      // A problem that names the user's line already: said with its site, not the program(...) call's.
-      if (isUserError(e) && siteText(e.diagnostic)) {
-        throw new UserError({ ...e.diagnostic, summary: `The program "${program.name}" failed while declaring its resources: ${e.diagnostic.summary}` }, { cause: e });
-      }
+      // A user's error names its own site and what to do: it needs no wrapping.
+      if (e instanceof CairnError || isUserError(e)) throw e;
       const message = thrownMessage(e, "the program");
       const site = program.location.site?.toString();
       const fix = message.includes("program(...) at") ? "" : `. Fix the error in the program's body${site ? ` (the program(...) at ${site})` : ""}`;
@@ -68,8 +65,8 @@ export class Evaluations {
   }
 
   /**
-   * Evaluates the program, best effort, to learn its provider instances: destroy, refresh and crash recovery
-   * must reach each object with the credentials of the instance that made it, yet still work when the
+   * Evaluates the program, best effort, to learn its provider instances: destroy, refresh and settling
+   * interrupted operations must reach each object with the credentials of the instance that made it, yet still work when the
    * program no longer evaluates (then the recorded region/endpoint and the default credentials are used).
    */
   async declareProviders(): Promise<void> {

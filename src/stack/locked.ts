@@ -1,13 +1,13 @@
 import type { PendingOperation, StackState, StateMutation } from "../state/types.js";
 import { loadTypeModules } from "../program/load-types.js";
 import { watchIdle } from "./liveness.js";
-import { reconcile } from "./reconcile.js";
+import { settleInterrupted } from "./settle-interrupted.js";
 import { providerEnv, type RunContext } from "./run-context.js";
 import { note, type StackParts } from "./stack-parts.js";
 import { rewriteError } from "../core/diagnostic.js";
 
 /**
- * Runs `fn` holding the stack's lock, with the state loaded and interrupted operations reconciled. If the
+ * Runs `fn` holding the stack's lock, with the state loaded and interrupted operations settled. If the
  * process would go idle before `fn` ends (a promise that never settles), `fn`'s work is told to stop.
  *
  * @example const plan = await locked(ctx, "preview", (state, idle) => planAgainst(ctx, state, opts, idle, true));
@@ -25,7 +25,7 @@ export async function locked<T>(ctx: RunContext, command: string, fn: (state: St
     await loadTypeModules([...types, ...loaded.pending.map((p) => p.type)]);
     if (loaded.pending.length) {
       const journal = await ctx.backend.openJournal(state);
-      await reconcile(journal, forgotten(ctx, journal, loaded.pending), providerEnv(ctx));
+      await settleInterrupted(journal, forgotten(ctx, journal, loaded.pending), providerEnv(ctx));
       state = await journal.compact();
       await journal.close();
     }
@@ -57,7 +57,8 @@ function forgotten(parts: StackParts, journal: { end(op: number, m: StateMutatio
 
 /**
  * Remembers the secrets of the loaded state, so no event or error shows them, and returns the types its
- * records are of (their modules are loaded): one walk of the records (each cost ~20 ms at 100,000).
+ * records are of (their modules are loaded): one walk of the records, not two (a walk is costly in a large
+ * stack).
  */
 function learnRecords(parts: StackParts, state: StackState): Set<string> {
   const types = new Set<string>();

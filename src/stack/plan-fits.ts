@@ -2,7 +2,7 @@ import { CairnError } from "./errors.js";
 import { DiagnosticsError } from "../core/diagnostic.js";
 import { PLAN_FORMAT_VERSION, type Plan } from "../plan/plan.js";
 import type { StackState } from "../state/types.js";
-import type { PlanFor } from "./special-plans.js";
+import type { PlanFor } from "./plan-head.js";
 
 /**
  * Refuses a plan that must not be applied to this stack now: it has errors, is of another format, was

@@ -1,5 +1,5 @@
-import { makePlan } from "../plan/planner.js";
-import type { Plan } from "../plan/plan.js";
+import { planProgram } from "../plan/planner.js";
+import { newPlan, type Plan, type PlanBody } from "../plan/plan.js";
 import { decisionLine } from "../plan/steps/index.js";
 import type { StackState } from "../state/types.js";
 import { afterRefresh, readAll } from "./refresh.js";
@@ -9,6 +9,7 @@ import { refreshOnlyPlan } from "./special-plans.js";
 import { readRunner } from "./op-context.js";
 import { providerEnv, type RunContext } from "./run-context.js";
 import { planFor, type StackParts } from "./stack-parts.js";
+import { planHead } from "./plan-head.js";
 import { autoNamingOf } from "./auto-naming.js";
 
 /**
@@ -18,16 +19,15 @@ import { autoNamingOf } from "./auto-naming.js";
  * @example const plan = await planAgainst(ctx, state, { refresh: true }, idle, true);
  */
 export async function planAgainst(ctx: RunContext, state: StackState, opts: RunOptions, idle: AbortSignal, fingerprinted: boolean): Promise<Plan> {
-  const refreshing = opts.refresh || opts.refreshOnly;
-  if (opts.refreshOnly) await ctx.evaluations.declareProviders();
-  const found = refreshing ? await readAll(state, providerEnv(ctx)) : { findings: [], mutations: [] };
   if (opts.refreshOnly) {
-    return refreshOnlyPlan(planFor(ctx), state, found);
+    await ctx.evaluations.declareProviders();
+    return refreshOnlyPlan(planFor(ctx), state, await readAll(state, providerEnv(ctx)));
   }
+  const found = opts.refresh ? await readAll(state, providerEnv(ctx)) : undefined;
   const { runtime, fingerprint: fp, declarations } = await ctx.evaluations.prepare(opts.upstream);
-  const plan = await makePlan(
+  const body = await planProgram(
     {
-      project: ctx.program.name, stack: ctx.name, graph: runtime.graph, programOutputs: runtime.programOutputs, state: afterRefresh(state, found.mutations),
+      graph: runtime.graph, programOutputs: runtime.programOutputs, state: found ? afterRefresh(state, found.mutations) : state,
       read: readRunner(ctx),
       providers: ctx.providers, stuck: idle, growth: declarations, autoNames: autoNamingOf(ctx), schemaOf: (type) => ctx.definitions.find(type)?.schema, ...(runtime.applies ? { applies: runtime.applies } : {}),
     },
@@ -41,7 +41,7 @@ export async function planAgainst(ctx: RunContext, state: StackState, opts: RunO
   }
   // After planning: the resources callbacks declared while planning are part of what the plan was made from.
   const fingerprint = fingerprinted ? fp() : "";
-  return traced(ctx, scrubbed(ctx, { ...plan, baseSerial: state.serial, fingerprint, refresh: found.mutations, drift: found.findings }));
+  return traced(ctx, newPlan(planHead(planFor(ctx), state, "update", found, fingerprint), scrubbed(ctx, body)));
 }
 
 /**
@@ -53,8 +53,8 @@ export function traced(parts: StackParts, plan: Plan): Plan {
   return plan;
 }
 
-/** The plan with its secrets remembered and its diagnostics (a provider's check may quote a value) redacted. */
-function scrubbed(parts: StackParts, plan: Plan): Plan {
-  planSecrets(plan, parts.secrets);
-  return { ...plan, diagnostics: plan.diagnostics.map((d) => ({ ...d, summary: parts.secrets.redact(d.summary), ...(d.detail ? { detail: parts.secrets.redact(d.detail) } : {}) })) };
+/** What planning decided, its secrets remembered and its diagnostics (a provider's check may quote a value) redacted. */
+function scrubbed(parts: StackParts, body: PlanBody): PlanBody {
+  planSecrets(body, parts.secrets);
+  return { ...body, diagnostics: body.diagnostics.map((d) => ({ ...d, summary: parts.secrets.redact(d.summary), ...(d.detail ? { detail: parts.secrets.redact(d.detail) } : {}) })) };
 }

@@ -73,8 +73,8 @@ async function refreshOne(r: ResourceState, env: RefreshEnv, stop: AbortSignal):
  * @example const { findings, mutations } = await readAll(state, env);
  */
 export async function readAll(state: StackState, env: RefreshEnv): Promise<{ findings: DriftFinding[]; mutations: StateMutation[] }> {
-  // `--parallel` at a time, as the apply's calls: every read at once was 10,000 requests in flight against
-  // a cloud's rate limits (and ~1.6 KB of memory each at 100,000, all held until the last answered).
+  // `--parallel` at a time, as the apply's calls: every read at once would put the whole stack's requests
+  // in flight against a cloud's rate limits, and hold each one's memory until the last answered.
   // Once a read fails the refresh has failed: no other read retries (reads in flight finish), rather than
   // keep calling the cloud, and the process, going after the command has ended.
   const stop = new AbortController();

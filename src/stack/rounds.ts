@@ -1,6 +1,6 @@
 import type { ApplySummary } from "../apply/events.js";
 import { hasChanges, isPartial, type DeferredPart, type Plan } from "../plan/plan.js";
-import { acts } from "../plan/steps/index.js";
+import { acts, deletesOrReplaces } from "../plan/steps/index.js";
 import type { StackState } from "../state/types.js";
 import { CairnError } from "./errors.js";
 import type { UpResult } from "./options.js";
@@ -57,6 +57,19 @@ export async function runRounds(first: Plan, state: StackState, steps: RoundStep
     plan = next;
     state = done.state;
   }
+}
+
+/**
+ * What to ask before applying round `round`'s plan, or undefined when it is not asked about: the first round
+ * always is; a later round was agreed to with the first, and is asked about again only when it deletes or
+ * replaces something (creates and updates of what the first round made known follow without a question).
+ *
+ * @example roundQuestion(plan, 2) // undefined when round 2 only creates
+ */
+export function roundQuestion(plan: Plan, round: number): string | undefined {
+  if (round <= 1) return `Apply these changes to stack "${plan.stack}"?`;
+  if (!plan.steps.some(deletesOrReplaces)) return undefined;
+  return `Round ${round} deletes or replaces resources. Apply it to stack "${plan.stack}"?`;
 }
 
 /** True when a plan does something besides deferring again: a round that only defers would loop forever. */

@@ -5,7 +5,7 @@ import type { ProviderInstance } from "../provider/provider.js";
 import type { ProviderRecord } from "../state/types.js";
 import { DEFAULT_PARALLEL, type StackOptions } from "./options.js";
 import type { RefreshEnv } from "./refresh.js";
-import type { ReconcileEnv } from "./reconcile.js";
+import type { SettleEnv } from "./settle-interrupted.js";
 import { Evaluations } from "./evaluations.js";
 import { readRunner, unboundedContext } from "./op-context.js";
 import { note, stackParts, type StackParts } from "./stack-parts.js";
@@ -26,11 +26,11 @@ export function runContext(program: ProgramSpec, options: StackOptions, emit: (e
 }
 
 /**
- * How refresh and crash recovery reach each recorded object: its provider, its instance, a bounded context.
+ * How refresh and settling interrupted operations reach each recorded object: its provider, its instance, a bounded context.
  *
  * @example await readAll(state, providerEnv(ctx));
  */
-export function providerEnv(ctx: RunContext): RefreshEnv & ReconcileEnv {
+export function providerEnv(ctx: RunContext): RefreshEnv & SettleEnv {
   return {
     opContext: (urn: Urn, provider?: ProviderInstance) => unboundedContext(ctx, urn, provider),
     read: readRunner(ctx),

@@ -12,7 +12,7 @@ import type { StateBackend } from "../state/backend.js";
 import { stackAccess, type StackAccess } from "../state/stack-access.js";
 import { realClock } from "./clock.js";
 import type { StackOptions } from "./options.js";
-import type { PlanFor } from "./special-plans.js";
+import type { PlanFor } from "./plan-head.js";
 
 /** What every command of one stack works with: its program, its state, and where its events and calls go. */
 export interface StackParts {

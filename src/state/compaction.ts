@@ -76,7 +76,7 @@ export class Compaction {
       // Records still the very objects read from the loaded snapshot are copied from its file (see `recordLines`).
       const lines = this.lines;
       this.lines = undefined;
-      // The count is counted only by the stores that keep it beside the snapshot (listing 100,000 keys costs ~20 ms).
+      // The count is counted only by the stores that keep it beside the snapshot (listing a large map's keys is not free).
       const write = { chunks: () => snapshotChunks(encoded, lines), serial: snap.serial, get resources() { return Object.keys(snap.resources).length; } };
       commit.addBytes(await storage.replace(write, journalText));
     } catch (e) {

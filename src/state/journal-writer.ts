@@ -30,7 +30,7 @@ export interface JournalWriter {
  * ({@link JournalWriter.begin} resolves once the record is durable), results after, then one compaction.
  */
 export interface StateJournal extends JournalWriter {
-  /** Operations begun and not yet ended, including those recovered from a crashed run. */
+  /** Operations begun and not yet ended, including those a crashed run left open. */
   readonly pending: PendingOperation[];
   /** Bytes written so far (journal records and snapshots). */
   readonly bytesWritten: number;

@@ -107,7 +107,7 @@ export class Journal implements StateJournal {
     return this.projection.state;
   }
 
-  /** Operations begun and not yet ended or aborted, including those recovered from a crashed run. */
+  /** Operations begun and not yet ended or aborted, including those a crashed run left open. */
   get pending(): PendingOperation[] {
     return this.open.values();
   }

@@ -1,6 +1,6 @@
 /**
- * How old a lock check may be when a call whose record was written earlier starts: one `stat` per call was
- * a second of CPU at 100,000 calls. A forced unlock in the last 100 ms is not seen by the calls it allows.
+ * How old a lock check may be when a call whose record was written earlier starts: one `stat` per call would
+ * cost a large run CPU for nothing. A forced unlock in the last 100 ms is not seen by the calls it allows.
  */
 const REVERIFY_MS = 100;
 

@@ -8,8 +8,8 @@ export type SnapshotFile = FileIdentity;
 
 /**
  * Where each record of a snapshot file sits, for the next snapshot to copy the bytes of records that did
- * not change since the file was read, instead of stringifying them again (a compaction after a 1% change
- * to 100,000 resources spent ~270 ms writing the 99% it had read). Kept: offsets and the parsed records
+ * not change since the file was read, instead of stringifying them again (after a small change, nearly
+ * every record is one that was read, and stringifying those would be most of a compaction's work). Kept: offsets and the parsed records
  * (~24 bytes a resource), never the text.
  *
  * @example const lines = recordLines(text, state.resources, file); // undefined: not reusable
@@ -61,7 +61,7 @@ export function recordLines(text: string, resources: StackState["resources"], fi
 
 /**
  * Bytes read from the old file at a time, each handed on as a string: under V8's large-object size, and in
- * the heap, so the young generation frees them (a buffer of its own per read kept ~30 MB outside the heap
+ * the heap, so the young generation frees them (a buffer of its own per read would stay outside the heap
  * until a collection, at the end of the run where its peak is).
  */
 const READ_BYTES = 60_000;
@@ -113,7 +113,7 @@ export class ReusableLines {
    * Where `urn` is in the old file, at or after the last one found: records keep their order from one
    * snapshot to the next (removed ones leave gaps, new ones go last), so a short look ahead finds it, or
    * reaches the end (a new resource). Only a gap longer than that needs an index of every URN, made then
-   * (~20 MB at 100,000: made for every change, it was a run's peak).
+   * (large for a large stack: made for every change, it would set a run's peak).
    */
   private find(urn: string): number {
     const { urns } = this.lines;

@@ -183,8 +183,13 @@ export async function planRecovery(store: StoreReader & StoreHistory, expected: 
   for (const { m: recorded } of replay) {
     applyMutations(state, recorded);
     for (const m of recorded) {
-      if (m.kind === "upsert") (fromJournal.add(m.resource.urn), removed.delete(m.resource.urn));
-      if (m.kind === "remove") (removed.add(m.urn), fromJournal.delete(m.urn));
+      if (m.kind === "upsert") {
+        fromJournal.add(m.resource.urn);
+        removed.delete(m.resource.urn);
+      } else if (m.kind === "remove") {
+        removed.add(m.urn);
+        fromJournal.delete(m.urn);
+      }
     }
   }
   const serial = Math.max(state.serial, head ?? 0, ...known, ...found.map((c) => c.serial)) + 1;

@@ -8,8 +8,8 @@ const NO_DEPS = Object.freeze([]) as unknown as Urn[];
  * Makes a state just parsed from JSON share the strings it repeats, as a state built by a run does:
  * `JSON.parse` makes a new string for every value, so each record held its URN twice (the key and its
  * `urn`), its type (the same few types, 100,000 times), its outputs that repeat an input, and the URNs of
- * its dependencies again. At 100,000 resources that was ~20 MB more than the state a fresh `up` keeps, which
- * made a change to a recorded stack larger than creating it. Records are changed in place: call it only on
+ * its dependencies again. Unshared, a parsed state is larger than the one a fresh `up` keeps, which makes a
+ * change to a recorded stack larger than creating it. Records are changed in place: call it only on
  * a state no one else holds yet.
  *
  * @example const state = JSON.parse(text) as StackState; shareStrings(state);
@@ -17,7 +17,7 @@ const NO_DEPS = Object.freeze([]) as unknown as Urn[];
 export function shareStrings(state: StackState): void {
   const resources = state.resources;
   const types = new Map<string, string>();
-  // The keys listed once for both passes: listing those of a 100,000-record map costs ~17 ms each time.
+  // The keys listed once for both passes: listing those of a large map is not free.
   const urns = Object.keys(resources);
   for (let i = 0; i < urns.length; i++) {
     const urn = urns[i]!;

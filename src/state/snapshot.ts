@@ -61,8 +61,8 @@ const RESOURCES_FIELD = ',\n "resources": {';
  * The head of a snapshot (version, project, stack, serial, outputs) without parsing its resources, when
  * `text` is byte for byte what {@link snapshotChunks} wrote in this format version, for `expected`'s stack;
  * else undefined, and the caller parses it whole (which checks a file edited by hand, and names what is
- * wrong with a damaged one). The digest is still checked over every byte: a reader of a 100,000-resource
- * stack's outputs hashes its 40 MB (~30 ms) and parses a few lines, where parsing it was ~0.4 s and 200 MB.
+ * wrong with a damaged one). The digest is still checked over every byte: a reader of a large stack's
+ * outputs hashes its bytes and parses a few lines, far cheaper in time and memory than parsing it whole.
  *
  * @example snapshotHead(snap.text, { project: "net", stack: "prod" })?.outputs // { vpcId: "vpc-1" }
  */
@@ -169,8 +169,8 @@ function digestOf(hash: Hash): string {
 
 /**
  * The state, when `text` is byte for byte what {@link snapshotChunks} wrote (its digest matches): it was
- * valid when written, so checking it again field by field would only cost time (about 100 ms per 10,000
- * resources). A file edited by hand, or damaged, no longer matches and is checked in full.
+ * valid when written, so checking it again field by field would only cost time, more with every
+ * resource. A file edited by hand, or damaged, no longer matches and is checked in full.
  */
 function asWritten(text: string, json: unknown): StackState | undefined {
   return digestHolds(text) ? (json as StackState) : undefined;
@@ -191,8 +191,8 @@ function digestHolds(text: string): boolean {
 const HASH_PIECE = 1 << 20;
 
 /**
- * A SHA-256 of `text` up to `end`, fed a piece at a time: hashing the text of 100,000 resources (40 MB) in
- * one call took twice as long (~60 ms against ~30), and made a copy of all its bytes outside the heap. A
+ * A SHA-256 of `text` up to `end`, fed a piece at a time: hashing a large text in one call is slower, and
+ * makes a copy of all its bytes outside the heap. A
  * piece never ends between the two halves of a surrogate pair, so the bytes hashed are the text's UTF-8.
  *
  * @example digestOf(hashText(text, text.lastIndexOf(DIGEST_FIELD)))
@@ -214,8 +214,8 @@ const KNOWN = new Set(["version", "project", "stack", "serial", "outputs", "secr
 /**
  * About how many characters each piece of {@link snapshotChunks} holds: large enough for few writes, and
  * under V8's large-object size (128 KB, even for a two-byte string): a larger string is made in the
- * large-object space, which only a full collection frees, so the pieces of a 100,000-resource state
- * (~30 MB) stayed in memory at the run's peak.
+ * large-object space, which only a full collection frees, so larger pieces of a large state would stay in
+ * memory at the run's peak.
  */
 const CHUNK_CHARS = 60_000;
 
@@ -223,8 +223,8 @@ const CHUNK_CHARS = 60_000;
  * A snapshot's text (secrets already encrypted) in pieces of about 60 KB, to write one after another: JSON
  * with one resource per line, compact enough for 100,000 resources and still readable and diffable. The
  * last field, `digest`, is a hash of everything before it, computed as the pieces go: a file read back
- * unchanged needs no second validation. The whole text is never one string (at 100,000 resources that
- * string, its bytes and the copies on the way were ~200 MB at the end of every run).
+ * unchanged needs no second validation. The whole text is never one string (for a large state that
+ * string, its bytes and the copies on the way would be the run's peak).
  *
  * The resources are read as the pieces are taken: pass a state no one changes meanwhile (a compaction
  * passes its own copy, whose resources are replaced, never edited). Given the `lines` of the snapshot file

@@ -339,7 +339,7 @@ export class StoreBackend implements StateReader, StateWriter, OutputReader, Sta
   /**
    * Makes stored version `version` current again, as a new version (so the rollback itself can be
    * rolled back). Takes the lock (so it refuses while a run holds it) and refuses while operations of a
-   * crashed run are unreconciled. Needs no passphrase: secrets are copied as stored.
+   * crashed run are not settled yet. Needs no passphrase: secrets are copied as stored.
    *
    * @example const { version } = await backend.rollback(12);
    */
@@ -351,7 +351,7 @@ export class StoreBackend implements StateReader, StateWriter, OutputReader, Sta
       if (scan.prep.pending.length) {
         throw new UserError(
           `stack ${this.stack} has ${scan.prep.pending.length} interrupted operation(s) (e.g. ${scan.prep.pending[0]!.kind} of ${scan.prep.pending[0]!.urn}): ` +
-            `run preview first so they are reconciled, then roll back`,
+            `run preview first so they are settled (each object read back), then roll back`,
         );
       }
       const text = await this.store.readVersion(version);
@@ -471,8 +471,8 @@ export class StoreBackend implements StateReader, StateWriter, OutputReader, Sta
 
   /**
    * How many resources the stack holds, and operations it has pending. A snapshot as written whose journal
-   * changed no resource since is counted by its lines (see `snapshotRecordCount`): `stack ls` read and
-   * parsed every stack whole (1 s and 380 MB for one of 100,000 resources).
+   * changed no resource since is counted by its lines (see `snapshotRecordCount`), so `stack ls` need not
+   * read and parse every stack whole.
    */
   private async counted(): Promise<{ resources: number; pending: number }> {
     const snap = await this.store.readSnapshot();

@@ -22,7 +22,7 @@ export interface StackSummary {
   /** False when the backend holds nothing of the stack (never used, or removed). */
   exists: boolean;
   resources: number;
-  /** Operations of a crashed run not reconciled yet (the next run reads them back). */
+  /** Operations of a crashed run not settled yet (the next run reads them back). */
   pending: number;
   /** When the current version was written (ISO time), where the backend knows. */
   lastUpdate?: string;

@@ -154,18 +154,20 @@ type Args = Record<string, any>;
 
 /** Wraps a provider so each call is recorded (in order, before it runs). */
 function recording(p: Provider<any, any, any>, type: string, calls: MockCall[]): Provider<any, any, any> {
-  const call = (op: MockCall["op"], a: Args, extra: Partial<MockCall>) => {
+  /** Records the call, then makes it. */
+  const call = <R>(op: MockCall["op"], a: Args, extra: Partial<MockCall>, make: () => R): R => {
     calls.push({ op, type, urn: a.urn as Urn, name: targetOf(type, a.urn as Urn).name, ...extra });
+    return make();
   };
   const out: Provider<any, any, any> = {
-    create: (a) => (call("create", a, { inputs: snapshot(a.inputs) }), p.create(a)),
-    read: (a) => (call("read", a, { id: a.id }), p.read(a)),
-    delete: (a) => (call("delete", a, { id: a.id }), p.delete(a)),
+    create: (a) => call("create", a, { inputs: snapshot(a.inputs) }, () => p.create(a)),
+    read: (a) => call("read", a, { id: a.id }, () => p.read(a)),
+    delete: (a) => call("delete", a, { id: a.id }, () => p.delete(a)),
   };
-  if (p.check) out.check = (a) => (call("check", a, { inputs: snapshot(a.inputs) }), p.check!(a));
-  if (p.diff) out.diff = (a) => (call("diff", a, { id: a.id, inputs: snapshot(a.news), olds: snapshot(a.olds) }), p.diff!(a));
-  if (p.update) out.update = (a) => (call("update", a, { id: a.id, inputs: snapshot(a.news), olds: snapshot(a.olds) }), p.update!(a));
-  if (p.lookup) out.lookup = (a) => (call("lookup", a, { query: snapshot(a.query) }), p.lookup!(a));
+  if (p.check) out.check = (a) => call("check", a, { inputs: snapshot(a.inputs) }, () => p.check!(a));
+  if (p.diff) out.diff = (a) => call("diff", a, { id: a.id, inputs: snapshot(a.news), olds: snapshot(a.olds) }, () => p.diff!(a));
+  if (p.update) out.update = (a) => call("update", a, { id: a.id, inputs: snapshot(a.news), olds: snapshot(a.olds) }, () => p.update!(a));
+  if (p.lookup) out.lookup = (a) => call("lookup", a, { query: snapshot(a.query) }, () => p.lookup!(a));
   if (p.readMany) {
     out.readMany = (a) => {
       const first = a.targets[0];

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Output } from "../program/output.js";
-import { userCallSite } from "../core/declaration-site.js";
+import { DeclarationSites, userCallSite } from "../core/declaration-site.js";
+import { UserError } from "../core/diagnostic.js";
+import { closestName } from "../core/did-you-mean.js";
 import { NODE, attributeOutput, dependsOnList, positiveDuration, registerNode, type Dependable, type DependsOn, type Resource } from "../program/resource.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode, WaitNodeSpec } from "../program/node.js";
 import { milliseconds, minutes, seconds, type Duration } from "../core/duration.js";
 import { attributesRead, buildPredicate, formatPredicate, type Attrs, type Predicate } from "../core/predicate.js";
-import { UserError } from "../core/diagnostic.js";
 
 /** The type token of wait nodes (it appears in their URNs). */
 export const WAIT_TYPE = "cairn:wait";
@@ -64,17 +65,44 @@ export function rootTarget(node: GraphNode): CustomNode | LookupNode {
   return n;
 }
 
-/** Refuses predicates that read attributes the target type does not have (for JavaScript users and `any` types). */
-function checkAttributes(p: Predicate, root: CustomNode | LookupNode, what: string): void {
+/** Attributes listed in full when a predicate reads an unknown one and none is close; more are only counted. */
+const LISTED_ATTRIBUTES = 12;
+
+/**
+ * Refuses predicates that read attributes the target type does not have (for JavaScript users and `any`
+ * types), naming the wait's line and the attribute meant when one is close.
+ */
+function checkAttributes(p: Predicate, root: CustomNode | LookupNode, what: string, called: NodeJS.CallSite | undefined): void {
   const schema = root.definition?.schema;
   if (!schema?.outputs) return;
   const known = new Set(["id", ...Object.keys(schema.outputs), ...Object.keys(schema.inputs ?? {})]);
-  const bad = attributesRead(p).filter((a) => !known.has(a));
-  if (bad.length) {
-    throw new UserError(
-      `${what} reads ${bad.map((b) => `"${b}"`).join(", ")}, which ${bad.length === 1 ? "is not an attribute" : "are not attributes"} of ${root.type}. ` +
-        `Its attributes are: ${[...known].join(", ")}.`,
-    );
+  const bad = attributesRead(p).find((a) => !known.has(a));
+  if (bad === undefined) return;
+  const meant = closestName(bad, known);
+  const names = [...known];
+  const detail = meant
+    ? `Did you mean "${meant}"?`
+    : names.length <= LISTED_ATTRIBUTES
+      ? `Its attributes are: ${names.join(", ")}.`
+      : `None of its ${names.length} attributes is close to it: see the outputs of ${root.type} in its type.`;
+  const site = new DeclarationSites().siteOf(called);
+  throw new UserError({ summary: `${what} reads "${bad}", which is not an attribute of ${root.type}.`, detail, urn: root.urn, attribute: bad, site });
+}
+
+/** Every option `wait` takes (see {@link WaitOptions}). */
+const WAIT_OPTIONS: ReadonlySet<string> = new Set(["until", "failWhen", "dependsOn", "timeout", "interval", "name", "parent"]);
+
+/** Refuses an option `wait` does not take (`untill`), at the wait's line, with the one meant. */
+function checkWaitOptionNames(opts: object, subject: string, called: NodeJS.CallSite | undefined): void {
+  for (const key in opts) {
+    if (WAIT_OPTIONS.has(key)) continue;
+    const meant = closestName(key, WAIT_OPTIONS);
+    throw new UserError({
+      summary: `wait(${subject}, ...) has the option "${key}", which wait does not take.`,
+      detail: meant ? `Did you mean "${meant}"?` : `Its options are ${[...WAIT_OPTIONS].join(", ")}.`,
+      attribute: key,
+      site: new DeclarationSites().siteOf(called),
+    });
   }
 }
 
@@ -117,11 +145,13 @@ function handleFor(node: ResourceNode): WaitHandle<unknown> {
  * new route53.RecordSet("publish", { ..., records: [issued.arn] }); // runs after the wait
  */
 export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): WaitHandle<R> {
+  const called = userCallSite(wait);
   const targetNode = (target as Partial<Dependable> | undefined)?.[NODE];
   if (!targetNode) throw new UserError(`wait(target, ...) needs a resource, a lookup or another wait as its target; got ${typeof target === "object" ? "an object that is none of these" : String(target)}.`);
   if (targetNode.kind === "component") {
     throw new UserError(`wait() cannot wait on the component "${targetNode.name}" (${targetNode.type}): it has no state of its own. Wait on one of the resources inside it.`);
   }
+  if (opts && typeof opts === "object") checkWaitOptionNames(opts, targetNode.name, called);
   if (!opts || typeof opts.until !== "function") throw new UserError(`wait(${targetNode.name}, ...) needs an \`until\` condition, e.g. { until: t => t.status.eq("READY") }.`);
   if (opts.name !== undefined && (typeof opts.name !== "string" || opts.name.length === 0)) throw new UserError(`wait(${targetNode.name}, ...): name must be a non-empty string.`);
   const subject = targetNode.name;
@@ -130,8 +160,8 @@ export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): Wai
   const until = buildPredicate(opts.until as (a: Attrs<unknown>) => Predicate, what("until"));
   const failWhen = opts.failWhen ? buildPredicate(opts.failWhen as (a: Attrs<unknown>) => Predicate, what("failWhen")) : undefined;
   const root = rootTarget(targetNode as GraphNode);
-  checkAttributes(until, root, what("until"));
-  if (failWhen) checkAttributes(failWhen, root, what("failWhen"));
+  checkAttributes(until, root, what("until"), called);
+  if (failWhen) checkAttributes(failWhen, root, what("failWhen"), called);
 
   const spec: WaitNodeSpec = { target: targetNode as GraphNode, subject, named: opts.name !== undefined, until };
   if (failWhen) spec.failWhen = failWhen;
@@ -146,6 +176,6 @@ export function wait<R extends Dependable>(target: R, opts: WaitOptions<R>): Wai
   const urnName = opts.name ?? `${display}@${createHash("sha256").update(`${targetNode.urn}\n${formatPredicate(until, subject)}`).digest("hex").slice(0, 8)}`;
   const parent = opts.parent ?? (targetNode.parent ? ({ [NODE]: targetNode.parent } as unknown as Resource) : undefined);
   const dependsOn = dependsOnList(opts.dependsOn);
-  const node = registerNode(WAIT_TYPE, display, { dependsOn: [target, ...dependsOn], ...(parent ? { parent } : {}) }, { kind: "wait", definition: root.definition, wait: spec }, userCallSite(wait), urnName);
+  const node = registerNode(WAIT_TYPE, display, { dependsOn: [target, ...dependsOn], ...(parent ? { parent } : {}) }, { kind: "wait", definition: root.definition, wait: spec }, called, urnName);
   return handleFor(node) as WaitHandle<R>;
 }

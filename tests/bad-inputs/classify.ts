@@ -37,9 +37,7 @@ export interface Judged {
 }
 
 /** Marks of a crash in what a user sees: a stack trace, or an engine error no message of Cairn's would say. */
-// A stack trace: a frame of a function (`at f (x.js:1:2)`), or two frames in a row. A diagnostic's one site
-// line (`  at infra.ts:3:1`, maybe naming its URN) is the answer, not a crash.
-const CRASH = [/\n\s+at .*\(.*:\d+:\d+\)|\n\s+at .*:\d+:\d+\)?\n\s+at /, /Maximum call stack size exceeded/, /Cannot read propert(y|ies) of/, /is not a function/, /is not iterable/, /\[object Object\]/, /Invalid URL/];
+const CRASH = [/\n\s+at .*:\d+:\d+\)?/, /Maximum call stack size exceeded/, /Cannot read propert(y|ies) of/, /is not a function/, /is not iterable/, /\[object Object\]/, /Invalid URL/];
 /** Where: a path or file name, a URN, something in quotes, an option, a URL, a file:line. */
 const WHERE = [/(^|[\s(])\/[\w.-]+\//, /\b[\w.-]+\.(json|ndjson|ts|mts|js)\b/, /urn:cairn:/, /"[^"]+"/, /(^|\s)--[a-z]/, /\b[a-z][a-z0-9+.-]*:\/\//, /:\d+:\d+/, /'[^']+'/, /`[^`]+`/];
 /** What to do: an instruction, or a command to run. */

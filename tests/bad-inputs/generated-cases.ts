@@ -76,7 +76,7 @@ const badStacks: Case[] = ["a/b", "..", ".hidden", "has space", "x".repeat(101),
   area: "CLI flags",
   argv: preview("--stack", s),
   code: 1,
-  message: new RegExp(`invalid stack name "${lit(s)}": use 1-100 letters, digits`),
+  message: new RegExp(`Invalid stack name "${lit(s)}" \\(from --stack\\)\\.\\nA stack name may use 1-100 letters, digits`),
 }));
 const COMMANDS = [["preview"], ["up"], ["destroy"], ["refresh"], ["outputs"], ["state", "list"], ["config", "list"], ["stack", "ls"], ["unlock"]];
 const bogusOptions: Case[] = COMMANDS.map((cmd) => ({

@@ -44,7 +44,7 @@ export const processCases: ProcessCase[] = [
   { what: "process.exit() in the program body, with preview", body: "process.exit();", argv: ["preview"], code: 1, message: /the program called process\.exit\(0\) at infra\.ts:5:\d+ while `preview` was running/ },
   { what: "a promise of the program rejected after up finished", body: `process.once("beforeExit", () => void Promise.reject(new Error("late boom")));`, argv: ["up", "--yes"], code: 1, applies: true, message: /after `up` finished, the program's own code failed: a promise rejected and nothing handled it \(late boom\)/ },
   { what: "an error thrown by a timer of the program after up finished", body: `process.once("beforeExit", () => setTimeout(() => { throw new Error("timer boom"); }, 1));`, argv: ["up", "--yes"], code: 1, applies: true, message: /after `up` finished, the program's own code failed: it threw an error nothing caught \(timer boom\)/ },
-  { what: "a program name with a space from the environment", body: "", name: "process.env.PROJECT as string", env: { PROJECT: "has space" }, argv: ["preview"], code: 1, message: /Invalid program name "has space" \(the program\(\.\.\.\) at infra\.ts:3:16\)/ },
+  { what: "a program name with a space from the environment", body: "", name: "process.env.PROJECT as string", env: { PROJECT: "has space" }, argv: ["preview"], code: 1, message: /Invalid program name "has space": .*\n  --> infra\.ts:3:16\n.*It is the value of \$PROJECT in the environment/ },
   { what: "a program name from an unset variable", body: "", name: "process.env.NOPE_UNSET as string", argv: ["preview"], code: 1, message: /Invalid program name undefined/ },
 ];
 

@@ -63,11 +63,14 @@ describe("a program that ends the process in the middle of a run", () => {
     expect(next.stderr).toMatch(/early boom/);
   });
 
-  it("a program name with a space, from the environment, is one line naming the program() call, exit 1, no dump of code", async () => {
+  it("a program name with a space, from the environment, is one message naming the program() call and the variable, exit 1, no dump of code", async () => {
     const dir = await tempProject({ "infra.ts": `import { program } from "cairn-iac";\nexport default program(process.env.PROJECT as string, () => {});\n` });
     const r = await cli(dir, ["preview"], { PROJECT: "has space" });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`error: Invalid program name "has space" (the program(...) at infra.ts:2:16): use letters, digits, ".", "_" or "-".`);
+    expect(r.stderr.trim()).toBe(
+      `error: Invalid program name "has space": a program's name may use only letters, digits, ".", "_" and "-".\n  --> infra.ts:2:16\n` +
+        "The name is the first argument of program(...), and names the project in every URN and in the state. It is the value of $PROJECT in the environment.",
+    );
   });
 });
 

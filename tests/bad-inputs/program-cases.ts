@@ -106,10 +106,10 @@ const badReturns: [string, unknown, RegExp][] = [
 export const programCases: Case[] = [
   // What a program returns: its stack outputs, as an object (or nothing).
   ...badReturns.map(([what, v, message]) =>
-    up(`a program that returns ${what} as its outputs`, () => { new Box("a", {}); return v as never; }, new RegExp(`The program "bad" failed while declaring its resources: the program's body ${message.source}.*: return an object of named outputs`)),
+    up(`a program that returns ${what} as its outputs`, () => { new Box("a", {}); return v as never; }, new RegExp(`The program's body ${message.source}\\.(\\n  --> \\S+)?\\nReturn an object of named outputs`)),
   ),
   // Names.
-  preview("two resources with one type and name", () => { new Box("a", {}); new Box("a", {}); }, /Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a: resource "a" \(bad:in:Box\) and resource "a" \(bad:in:Box\)/),
+  preview("two resources with one type and name", () => { new Box("a", {}); new Box("a", {}); }, /Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a: resource "a" \(bad:in:Box\) and resource "a" \(bad:in:Box\).*\n  --> tests\/bad-inputs\/program-cases\.ts:112:\d+\nThe first is declared at tests\/bad-inputs\/program-cases\.ts:112:\d+\./),
   preview('a name with "::"', () => void new Box("a::b", {}), /The name "a::b" of a bad:in:Box resource cannot contain "::"/),
   preview("a name with a newline", () => void new Box("a\nb", {}), /The name "a\\nb" of a bad:in:Box resource cannot contain "::" or control characters/),
   preview("an empty name", () => void new Box("", {}), /A bad:in:Box resource needs a non-empty name \(got ""\)/),
@@ -132,9 +132,9 @@ export const programCases: Case[] = [
   up("a resource inside an apply() nothing uses, with the name of another", () => { new Box("a", {}); output(1).apply(() => new Box("a", {}).id); }, /An apply\(\) callback whose result nothing uses failed while planning: Duplicate resource URN urn:cairn:dev::bad::bad:in:Box::a/),
   up("a resource inside apply() on an output made outside the program", () => void new Box("a", { v: early }), /Resource "inner" \(bad:in:Box\) was created inside an apply\(\) callback of an output made outside any program/),
   // apply() callbacks that throw: the message names what the callback fed and the value it was given.
-  preview("an apply() that throws, feeding an input", () => { const a = new Box("a", { v: 1 }); new Box("b", { v: a.v.apply(() => { throw new Error("no such zone"); }) }); }, /Planning "b" \(bad:in:Box\) failed: no such zone \(thrown by an apply\(\) callback on a\.v\)/),
-  preview("an apply() that throws, feeding a stack output", () => { const a = new Box("a", { v: 1 }); return { url: a.v.apply(() => { throw new Error("no such zone"); }) }; }, /stack output "url" could not be computed: no such zone \(thrown by an apply\(\) callback on a\.v\)/),
-  up("an apply() on an id that throws once the object exists, feeding a stack output", () => { const a = new Box("a", { v: 1 }); return { url: a.id.apply(() => { throw new Error("late zone"); }) }; }, /stack output "url" could not be computed: late zone \(thrown by an apply\(\) callback on a\.id\)/, { setup: true }),
+  preview("an apply() that throws, feeding an input", () => { const a = new Box("a", { v: 1 }); new Box("b", { v: a.v.apply(() => { throw new Error("no such zone"); }) }); }, /Planning "b" \(bad:in:Box\) failed: no such zone \(thrown by the apply\(\) callback at tests\/bad-inputs\/program-cases\.ts:135:\d+ on a\.v\)/),
+  preview("an apply() that throws, feeding a stack output", () => { const a = new Box("a", { v: 1 }); return { url: a.v.apply(() => { throw new Error("no such zone"); }) }; }, /stack output "url" could not be computed: no such zone \(thrown by the apply\(\) callback at tests\/bad-inputs\/program-cases\.ts:136:\d+ on a\.v\)/),
+  up("an apply() on an id that throws once the object exists, feeding a stack output", () => { const a = new Box("a", { v: 1 }); return { url: a.id.apply(() => { throw new Error("late zone"); }) }; }, /stack output "url" could not be computed: late zone \(thrown by the apply\(\) callback at tests\/bad-inputs\/program-cases\.ts:137:\d+ on a\.id\)/, { setup: true }),
   // Stack outputs that refer back to themselves.
   up("a stack output that refers back to itself", () => { new Box("a", {}); return { out: cyclicObject() }; }, /stack output "out\.self" refers back to "out" \(a cyclic object\)/),
   up("a stack output list that holds itself", () => { new Box("a", {}); return { out: cyclicArray() }; }, /stack output "out\[1\]" refers back to "out" \(a cyclic object\)/),
@@ -156,5 +156,5 @@ export const programCases: Case[] = [
   preview("a wait that would poll without pause", () => void wait(new Box("a", {}), { until: (b) => b.v.eq(1), interval: "0s" }), /interval of wait\(a\) must be longer than zero/),
   preview("a wait timeout that is not a duration", () => void wait(new Box("a", {}), { until: (b) => b.v.eq(1), timeout: "forever" }), /timeout of wait\(a\): invalid duration "forever"/),
   preview("a wait on a component", () => void wait(new ComponentResource("bad:in:Group", "g") as never, { until: () => undefined as never }), /wait\(\) cannot wait on the component "g"/),
-  preview("two waits with one identity", () => { const a = new Box("a", {}); wait(a, { until: (b) => b.v.eq(1) }); wait(a, { until: (b) => b.v.eq(1) }); }, /Two waits have the identity .*; give one of them a different `name`/),
+  preview("two waits with one identity", () => { const a = new Box("a", {}); wait(a, { until: (b) => b.v.eq(1) }); wait(a, { until: (b) => b.v.eq(1) }); }, /Two waits have the identity .*\n  --> tests\/bad-inputs\/program-cases\.ts:159:\d+\nThe first is declared at tests\/bad-inputs\/program-cases\.ts:159:\d+\..*; give one of them a different `name`/),
 ];

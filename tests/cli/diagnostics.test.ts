@@ -34,7 +34,7 @@ describe("diagnostics, as the CLI shows them", () => {
     const lines = r.stdout.split("\n");
     const at = lines.findIndex((l) => l === 'error: "bad" (local:File), input "path": must be a non-empty string');
     expect(at, r.stdout).toBeGreaterThanOrEqual(0);
-    expect(lines[at + 1]).toMatch(new RegExp(`^  at tests/cli/diagnostics\\.test\\.ts:${BAD_LINE}:\\d+ \\(${URN}\\)$`));
+    expect(lines[at + 1]).toMatch(new RegExp(`^  --> tests/cli/diagnostics\\.test\\.ts:${BAD_LINE}:\\d+$`));
     expect(r.stdout.split(`diagnostics.test.ts:${BAD_LINE}:`)).toHaveLength(2);
   });
 
@@ -66,7 +66,7 @@ describe("reportError", () => {
     const e = new UserError({ summary: 'two resources are named "db"', detail: "Give one of them another name.", urn: "urn:cairn:dev::p::t:m:T::db", site });
     const { code, text } = reported(e);
     expect(code).toBe(EXIT.failure);
-    expect(text).toBe('error: two resources are named "db"\n  at infra.ts:12:3 (urn:cairn:dev::p::t:m:T::db)\n  Give one of them another name.');
+    expect(text).toBe('error: two resources are named "db"\n  --> infra.ts:12:3\nGive one of them another name.');
   });
 
   it("prints every diagnostic of a DiagnosticsError under its heading, each site once", () => {
@@ -77,7 +77,7 @@ describe("reportError", () => {
       ],
       "The plan has 2 error(s); nothing was changed:",
     );
-    expect(reported(e).text).toBe("error: The plan has 2 error(s); nothing was changed:\n  - a is wrong\n    at infra.ts:12:3 (urn:a)\n  - b is wrong");
+    expect(reported(e).text).toBe("error: The plan has 2 error(s); nothing was changed:\n  - a is wrong\n    --> infra.ts:12:3\n  - b is wrong");
   });
 
   it("prints any other error as a fault of Cairn or a provider: its message and the note, its stack only with --debug", () => {
@@ -132,13 +132,13 @@ describe("the planner's diagnostics", () => {
 });
 
 describe("an error the program's body throws", () => {
-  it("a UserError that names the user's line keeps its site and URN up to the CLI, printed once under the summary", async () => {
+  it("a UserError that names the user's line reaches the CLI as it is, its site printed once under the summary", async () => {
     const { prog } = await programIn("diag", () => {
       throw new UserError({ summary: "the zone name is empty", detail: "Set config zone.", urn: "urn:cairn:dev::diag::x:y:Z::zone", site: { toString: () => "infra.ts:7:3" } });
     });
     const r = await run(prog, ["preview", "--no-color"]);
     expect(r.code).toBe(EXIT.failure);
-    expect(r.stderr).toContain('error: The program "diag" failed while declaring its resources: the zone name is empty\n  at infra.ts:7:3 (urn:cairn:dev::diag::x:y:Z::zone)\n  Set config zone.');
+    expect(r.stderr).toContain("error: the zone name is empty\n  --> infra.ts:7:3\nSet config zone.");
     expect(r.stderr.split("infra.ts:7:3")).toHaveLength(2);
   });
 });

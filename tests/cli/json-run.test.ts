@@ -77,7 +77,7 @@ describe("--json, driving the CLI", () => {
         "✗ create urn:cairn:dev::json::local:Command::bad failed:",
         "    the create command `echo 'disk full' >&2; exit 7` exited with code 7:",
         "    disk full",
-        "    at tests/cli/json-run.test.ts:17:17",
+        "    --> tests/cli/json-run.test.ts:17:17",
         "    hint: Nothing was recorded for it (an object made part-way is recorded as tainted and replaced next time); fix the cause and run `npx tsx infra.ts up` again.",
       ].join("\n"),
     );

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Provider } from "../../src/providers/aws/provider.js";
 import { cloudControlType } from "../../src/providers/aws/cloudcontrol/define.js";
 import { serveFakeCloudControl, type ServedFakeCloudControl } from "../../src/testing/cloudcontrol/fake-server.js";
-import { DB_DATA } from "../providers/cloudcontrol/registry-types.js";
+import { DB_DATA } from "../providers/aws/cloudcontrol/registry-types.js";
 import { programIn, run } from "./harness.js";
 
 const Db = cloudControlType<Record<string, unknown>, Record<string, unknown>>("Test::RDS::DBInstance", "aws:testrds:DBInstance", JSON.stringify(DB_DATA));

@@ -78,7 +78,7 @@ describe("declaration sites", () => {
       { severity: "error", urn: "urn:cairn:dev::sites::sites:test:Thing::negative", attribute: "v", summary: `"negative" (sites:test:Thing), input "v": must not be negative`, site: `${FIXTURE}:27:3` },
     ]);
     const shown = renderPlan(plan);
-    expect(shown).toContain(`error: "negative" (sites:test:Thing), input "v": must not be negative\n  at ${FIXTURE}:27:3 (urn:cairn:dev::sites::sites:test:Thing::negative)`);
+    expect(shown).toContain(`error: "negative" (sites:test:Thing), input "v": must not be negative\n  --> ${FIXTURE}:27:3`);
     expect(shown.split(`${FIXTURE}:27:3`)).toHaveLength(2);
   });
 

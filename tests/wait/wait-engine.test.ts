@@ -608,7 +608,7 @@ describe("wait: declaration errors", () => {
       wait(c, { until: (x) => (x as unknown as { stauts: { eq(v: string): never } }).stauts.eq("READY") });
       return {};
     });
-    await expect(stack.preview()).rejects.toThrow(/until of wait\(cert\) reads "stauts", which is not an attribute of test:wait\d+:Cert\. Its attributes are: id, domain, arn, status/);
+    await expect(stack.preview()).rejects.toThrow(/until of wait\(cert\) reads "stauts", which is not an attribute of test:wait\d+:Cert\.\nDid you mean "status"\?/);
     class Group extends ComponentResource {
       constructor() {
         super("acme:Group", "g");
@@ -629,7 +629,7 @@ describe("wait: declaration errors", () => {
       wait(c, { until: (x) => x.status.eq("READY") });
       return {};
     });
-    await expect(stack.preview()).rejects.toThrow(/Two waits have the identity .*give one of them a different `name`/);
+    await expect(stack.preview()).rejects.toThrow(/Two waits have the identity .*\nThe first is declared at tests\/wait\/wait-engine\.test\.ts:\d+:\d+\. .*give one of them a different `name`/);
   });
 
   it("every outcome kind has a message of its own that names the wait", () => {

@@ -59,7 +59,7 @@ export function createObject(
 
 /**
  * A create's provider call as {@link invoke} makes it: one object per create, whose parts are its methods
- * (an object of six closures per create was a tenth of a fast provider's apply, measured at 10,000).
+ * (an object of closures per create would be a visible share of a fast provider's apply).
  */
 class CreateCall implements ProviderCall<Created> {
   readonly urn;

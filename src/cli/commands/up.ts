@@ -3,9 +3,9 @@ import { hasChanges } from "../../plan/plan.js";
 import type { CliContext } from "../context.js";
 import { addPlanOptions, diffOption, jsonOption, planOptions, yesOption, type PlanFlags } from "./options.js";
 import { readPlanFile } from "../../plan/saved-plan.js";
-import { deletesOrReplaces } from "../../plan/steps/index.js";
 import type { Plan } from "../../plan/plan.js";
 import type { RoundInfo } from "../../stack/options.js";
+import { roundQuestion } from "../../stack/rounds.js";
 import { UsageError } from "../errors.js";
 
 interface UpOptions extends PlanFlags {
@@ -41,9 +41,8 @@ export function registerUp(root: Command, ctx: CliContext): void {
         const round = info?.round ?? 1;
         // A later round's plan follows the stack's note that says which round it is.
         run.showPlan(plan, o.diff ?? false, { refreshed: (o.refresh ?? false) && round === 1 });
-        // Later rounds were agreed to with the first: asked again only when they delete or replace something.
-        if (round > 1 && !plan.steps.some(deletesOrReplaces)) return hasChanges(plan);
-        return ctx.confirm(cmd, plan, o, round > 1 ? `Round ${round} deletes or replaces resources. Apply it to stack "${plan.stack}"?` : `Apply these changes to stack "${plan.stack}"?`);
+        const question = roundQuestion(plan, round);
+        return question === undefined ? hasChanges(plan) : ctx.confirm(cmd, plan, o, question);
       };
       if (o.plan && (o.target?.length || o.replace?.length || o.refresh || o.refreshOnly)) {
         throw new UsageError("--plan applies a saved plan as it is: --target, --replace, --refresh and --refresh-only belong to the preview that made it.", cmd);

@@ -23,7 +23,7 @@ const FRAME_MS = 80;
  *
  * The running lines are redrawn at most once a spinner frame: a run of thousands of quick steps prints
  * its result lines at once, and the lines below come back at the next frame (redrawing them for every
- * event cost a terminal-wide erase and rewrite each time — 40 s for 10,000 steps).
+ * event would cost a terminal-wide erase and rewrite each time).
  *
  * @example const r = new LiveReporter(sink, colors(true), "npx tsx infra.ts", terminalRegion(), () => process.stdout.columns);
  */

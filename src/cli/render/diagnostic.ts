@@ -3,22 +3,23 @@ import { diagnosticText, siteText, type Diagnostic } from "../../core/diagnostic
 
 /**
  * A diagnostic as the CLI prints it, in every output (plan, progress, plain, errors): the severity and
- * summary; where, when the program's line is known (`  at infra.ts:12:3 (urn)`); then the detail, indented.
- * The site is printed here and only here, so it appears once.
+ * summary; where, when the program's line is known (`  --> infra.ts:12:3`, an arrow, so it is never taken
+ * for a stack frame); then the detail. The site is printed here and only here, so it appears once.
  *
  * @example
  * diagnosticLines({ severity: "error", summary: 'Duplicate resource URN …', detail: "Give one a different name.", urn, site }).join("\n")
  * // error: Duplicate resource URN …
- * //   at infra.ts:12:3 (urn:cairn:dev::web::aws:s3:Bucket::logs)
- * //   Give one a different name.
+ * //   --> infra.ts:12:3
+ * // Give one a different name.
  */
 export function diagnosticLines(d: Diagnostic, c: Colors = noColors): string[] {
   const label = d.severity === "error" ? c.red("error:") : c.yellow("warning:");
   // A summary of several lines (a heading and its list) is printed as it is written.
   const lines = [`${label} ${d.summary}`];
+  // As program/error-text.ts's userErrorText, which speaks before any CLI runs: one shape everywhere.
   const site = siteText(d);
-  if (site) lines.push(c.dim(`  at ${site}${d.urn ? ` (${d.urn})` : ""}`));
-  if (d.detail) for (const l of d.detail.split("\n")) lines.push(l.startsWith("  ") ? l : `  ${l}`);
+  if (site) lines.push(c.dim(`  --> ${site}`));
+  if (d.detail) lines.push(d.detail);
   return lines;
 }
 
@@ -29,13 +30,13 @@ export function diagnosticLines(d: Diagnostic, c: Colors = noColors): string[] {
  * @example headedLines("The plan has 2 error(s); nothing was changed:", diags).join("\n")
  * // error: The plan has 2 error(s); nothing was changed:
  * //   - "a" (x:y:Z): must not be negative
- * //     at infra.ts:3:1 (urn:…::a)
+ * //     --> infra.ts:3:1
  */
 export function headedLines(heading: string, ds: readonly Diagnostic[], c: Colors = noColors): string[] {
   const lines = [`${c.red("error:")} ${heading}`];
   for (const d of ds) {
     const [first, ...rest] = diagnosticLines(d, noColors);
-    lines.push(`  - ${first!.replace(/^(error|warning): /, "")}`, ...rest.map((l) => `  ${l}`)); // each already indented by two
+    lines.push(`  - ${first!.replace(/^(error|warning): /, "")}`, ...rest.join("\n").split("\n").map((l) => `  ${l}`));
   }
   return lines;
 }

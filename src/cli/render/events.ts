@@ -15,7 +15,7 @@ type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;
  * @example doing("create") // "creating"
  */
 export function doing(kind: ActionKind): string {
-  return actionKind(kind).ing;
+  return actionKind(kind).runningText;
 }
 
 /**
@@ -42,17 +42,17 @@ export function shortName(urn: string): string {
  * @example succeededLine({ type: "step-succeeded", urn, kind: "create", durationMs: 12 }) // "✓ created urn:… (12ms)"
  */
 export function succeededLine(e: Ev<"step-succeeded">, c: Colors = noColors): string {
-  return `${c.green("✓")} ${actionKind(e.kind).past} ${e.urn} ${c.dim(`(${took(e.durationMs)})`)}`;
+  return `${c.green("✓")} ${actionKind(e.kind).doneText} ${e.urn} ${c.dim(`(${took(e.durationMs)})`)}`;
 }
 
 /**
  * A failed step as a block: the resource and operation, the provider's message (indented, every line),
- * where the program declared it (`at infra.ts:12:3`), and a hint saying what state it is left in and what to do.
+ * where the program declared it (`--> infra.ts:12:3`), and a hint saying what state it is left in and what to do.
  * @example failedLines({ type: "step-failed", urn, kind: "create", error: "boom" }, "npx tsx infra.ts").join("\n")
  */
 export function failedLines(e: Ev<"step-failed">, command: string, c: Colors = noColors): string[] {
   const message = e.error.split("\n").map((l) => `    ${l}`);
-  const at = e.site ? [c.dim(`    at ${e.site}`)] : [];
+  const at = e.site ? [c.dim(`    --> ${e.site}`)] : [];
   return [`${c.red("✗")} ${e.kind} ${e.urn} ${c.red("failed")}:`, ...message, ...at, `    ${c.dim("hint:")} ${hintFor(e.kind, e.error, command)}`];
 }
 

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { Props } from "../../state/types.js";
 import { valueLines } from "./attribute-lines.js";
-import { actionId, alwaysChanges, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import { actionId, alwaysChanges, addFields, priorReads, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionBase, ActionSpec, DataLoss, DetailOptions, PlanView, PriorObject, StepBase, StepKindSpec } from "./step-parts.js";
 import { dataLossLine, deleteLossText } from "./data-loss-text.js";
 
@@ -55,13 +55,19 @@ export const deleteStep: StepKindSpec<DeleteStep, DeleteAction | ForgetAction, z
   ...alwaysChanges,
   kind: "delete",
   deletesOrReplaces: true,
+  inProgram: false,
+  recorded: false,
+  holdsOn: () => false,
+  look: () => "delete",
   countText: (n) => `${n} to delete`,
   actions: (step) => {
     const id = actionId(step, step.deposed ? `deposed:${step.id}` : "delete");
     return [step.retain ? { id, kind: "forget", step, index: -1 } : { id, kind: "delete", step, index: -1 }];
   },
+  // `retainOnDelete` only forgets it; a refresh read it.
+  operations: (step, plan) => [...(step.retain ? [] : [{ type: step.type, operation: "delete" as const }]), ...priorReads(step, plan)],
   decision: (step) => (step.deposed ? "deposed object" : step.retain ? "not in the program (retainOnDelete: forgotten)" : "not in the program"),
-  verb: "is deleted",
+  whatHappens: "is deleted",
   label: (step) => (step.retain ? "- forget (retainOnDelete)" : step.deposed ? "- delete (deposed)" : "- delete"),
   color: "red",
   why,
@@ -82,8 +88,8 @@ export const deleteAction: ActionSpec<DeleteAction> = {
   deletesObject: true,
   removesRecord: (a) => !a.step.deposed,
   deletesDeposed: (a) => a.step.deposed,
-  past: "deleted",
-  ing: "deleting",
+  doneText: "deleted",
+  runningText: "deleting",
   afterFailure: (command) => `it stays in state, so the next run tries again; if it was already removed by hand, \`${command} refresh\` forgets it`,
 };
 
@@ -97,7 +103,7 @@ export const forgetAction: ActionSpec<ForgetAction> = {
   makesValue: false,
   releases: true,
   deletesObject: false,
-  past: "forgot (retainOnDelete: left in the cloud)",
-  ing: "forgetting",
+  doneText: "forgot (retainOnDelete: left in the cloud)",
+  runningText: "forgetting",
   afterFailure: (command) => `nothing was changed; run \`${command} up\` again`,
 };

@@ -92,7 +92,7 @@ export function actionKindOf<A extends Action>(action: A): ActionSpec<A> {
 
 /**
  * An action kind's spec, by name (for words of events that carry only the kind).
- * @example actionKind("delete-replaced").past // "deleted the old object of"
+ * @example actionKind("delete-replaced").doneText // "deleted the old object of"
  */
 export function actionKind(kind: ActionKind): ActionSpec<Action> {
   return ACTIONS[kind] as unknown as ActionSpec<Action>;

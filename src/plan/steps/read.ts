@@ -28,6 +28,10 @@ const why = (step: ReadStep) => (step.deferred ? "read during apply (its inputs 
 export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJson>> = {
   kind: "read",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: false,
+  holdsOn: () => false,
+  look: () => "read",
   changing: (step) => step.deferred,
   // A read changes nothing by itself: it only runs around changes.
   changes: () => false,
@@ -35,8 +39,10 @@ export const readStep: StepKindSpec<ReadStep, ReadAction, z.infer<typeof readJso
   counted: () => true,
   countText: (n) => `${n} to read`,
   actions: (step) => (step.deferred ? [{ id: actionId(step, "read"), kind: "read", step, index: -1 }] : []),
+  // A lookup is read whether while planning or, deferred, during apply.
+  operations: (step) => [{ type: step.type, operation: "read" }],
   decision: (step) => (step.deferred ? "deferred to apply" : "read now"),
-  verb: "is read during apply",
+  whatHappens: "is read during apply",
   label: () => "<= read",
   color: "cyan",
   why,
@@ -54,7 +60,7 @@ export const readAction: ActionSpec<ReadAction> = {
   makesValue: true,
   releases: false,
   deletesObject: false,
-  past: "read",
-  ing: "reading",
+  doneText: "read",
+  runningText: "reading",
   afterFailure: () => "nothing was changed; check the id or query it is read by",
 };

@@ -3,7 +3,7 @@ import { nameOf } from "../../core/urn.js";
 import type { ProviderRecord } from "../../state/types.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
-import { actionId, alwaysChanges, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import { actionId, alwaysChanges, changeParts, priorReads, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionBase, ActionSpec, ChangeStepFields, DataLoss, DetailOptions, PlanView, ReplaceReason, StepKindSpec } from "./step-parts.js";
 import { dataLossLine, replaceLossText } from "./data-loss-text.js";
 
@@ -105,15 +105,20 @@ export const replaceStep: StepKindSpec<ReplaceStep, ReplaceAction | DeleteReplac
   ...alwaysChanges,
   kind: "replace",
   deletesOrReplaces: true,
+  inProgram: true,
+  recorded: true,
+  holdsOn: (step) => !step.deleteFirst,
+  look: (step) => (step.deleteFirst ? "replace-delete-first" : "replace-create-first"),
   countText: (n) => `${n} to replace`,
   // keepOld: the old object stays deposed, for the plan of a later round to delete.
   actions: (step) => [
     { id: actionId(step, "replace"), kind: "replace", step, index: -1 },
     ...(step.keepOld ? [] : [{ id: actionId(step, "delete-replaced"), kind: "delete-replaced" as const, step, index: -1 }]),
   ],
+  operations: (step, plan) => [{ type: step.type, operation: "create" }, { type: step.type, operation: "delete" }, ...priorReads(step, plan)],
   decision: (step) =>
     `${step.reason}${step.cause && (step.reason === "dependency" || step.reason === "attributes") ? ` (${step.cause})` : ""}${keysText("replace keys", step.replaceKeys)}${keysText("changed", step.changed)}${step.deleteFirst ? "; delete first" : "; create first"}`,
-  verb: "is replaced",
+  whatHappens: "is replaced",
   label,
   color: "magenta",
   why,
@@ -138,8 +143,8 @@ export const replaceAction: ActionSpec<ReplaceAction> = {
   deletesObject: false,
   // Delete-first: the old object goes before the replacement is made.
   follows: (a) => (a.step.deleteFirst ? [{ id: actionId(a.step, "delete-replaced") }] : []),
-  past: "replaced",
-  ing: "replacing",
+  doneText: "replaced",
+  runningText: "replacing",
   afterFailure: (command) => `the replacement did not finish and the current object stays in state; fix the cause and run \`${command} up\` again`,
 };
 
@@ -156,7 +161,7 @@ export const deleteReplacedAction: ActionSpec<DeleteReplacedAction> = {
   // Delete-first, the old object is the current one: its record goes with it.
   removesRecord: (a) => a.step.deleteFirst,
   follows: (a) => (a.step.deleteFirst ? [] : [{ valueOf: a.step.urn }]),
-  past: "deleted the old object of",
-  ing: "deleting the old object of",
+  doneText: "deleted the old object of",
+  runningText: "deleting the old object of",
   afterFailure: (command) => `the new object is in use; the old one stays recorded and the next \`${command} up\` deletes it`,
 };

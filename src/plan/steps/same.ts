@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import type { Urn } from "../../core/urn.js";
-import { addFields, jsonBase, jsonParts, planParts, whyLines } from "./step-parts.js";
+import { addFields, jsonBase, jsonParts, planParts, priorReads, whyLines } from "./step-parts.js";
 import type { AdoptedObject, StepBase, StepKindSpec, StepMeta } from "./step-parts.js";
 
 /** A resource that does not change (its record may still move to a new URN, or adopt an object). */
@@ -30,13 +30,18 @@ function why(step: SameStep): string | undefined {
 export const sameStep: StepKindSpec<SameStep, never, z.infer<typeof sameJson>> = {
   kind: "same",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: true,
+  holdsOn: () => true,
+  look: () => "same",
   changing: () => false,
   changes: recordChanges,
   listed: recordChanges,
   counted: () => true,
   actions: () => [],
+  operations: priorReads,
   decision: (step) => `no change${step.movedFrom ? ` (moved from ${step.movedFrom})` : ""}${step.adopt ? "; adopts an existing object" : ""}`,
-  verb: "is unchanged",
+  whatHappens: "is unchanged",
   label: (step) => (step.adopt ? "<= import" : step.movedFrom ? "= move" : "  same"),
   color: "dim",
   why,

@@ -7,6 +7,7 @@ import { nameOf, typeOf } from "../../core/urn.js";
 import { SECRET_MASK } from "../../core/secret-mask.js";
 import { UNKNOWN } from "../../core/unknown.js";
 import { maskProps, toJsonData } from "../../core/value-text.js";
+import type { ProviderOperation } from "../../provider/provider.js";
 
 /**
  * The parts every step kind is made of: the fields all steps share, the records they carry, the zod pieces
@@ -116,6 +117,42 @@ export interface PlanView {
   stackReads(deps: readonly Urn[]): string[];
 }
 
+/**
+ * What a step's provider operations need of the rest of its plan (see `StepKindSpec.operations`), built once
+ * per plan by `plan/permissions.ts`.
+ *
+ * @example stepKindOf(step).operations(step, { refreshed: false, waitedType: (urn) => typeOf(urn) })
+ */
+export interface OperationsView {
+  /** The plan was made after a refresh (`--refresh`): every object a step has in state was read. */
+  readonly refreshed: boolean;
+  /** The type of the object a wait on `target` reads: the target's own, through waits on waits. */
+  waitedType(target: Urn): string;
+}
+
+/**
+ * One provider operation applying a step runs on a type (`create` of `aws:sqs:Queue`). Several waits on
+ * one type read their objects together, so polled reads of a type add its `list`.
+ *
+ * @example const use: ProviderUse = { type: "aws:sqs:Queue", operation: "create" };
+ */
+export interface ProviderUse {
+  type: string;
+  operation: ProviderOperation;
+  /** A wait's read, repeated until its predicate holds. */
+  polled?: boolean;
+}
+
+/**
+ * The read a resource step runs besides its own operations: the adoption's (`import`), or the refresh's when
+ * the plan was made after one.
+ *
+ * @example priorReads(updateStep, view) // [{ type: "local:File", operation: "read" }] when it adopts an object
+ */
+export function priorReads(step: StepBase & { adopt?: AdoptedObject }, plan: OperationsView): ProviderUse[] {
+  return step.adopt || plan.refreshed ? [{ type: step.type, operation: "read" }] : [];
+}
+
 /** How a plan is printed: colours, and `diff` for attribute-level detail with values never cut. */
 export interface DetailOptions {
   colors: Colors;
@@ -127,9 +164,11 @@ export type StepColor = "green" | "yellow" | "magenta" | "red" | "cyan" | "dim" 
 
 /**
  * Everything about one kind of plan step, in one place: when it changes anything, the actions it becomes,
- * and its words in the debug trace, the printed plan and `--json`. The engine and the CLI never switch on
- * a step's kind; they ask its spec. The saved-plan and `--json` zod schemas sit beside the spec in the
- * kind's file (`index.ts` joins them into unions).
+ * and its words in the debug trace, the printed plan and `--json`. Outside the specs, the handler tables
+ * (`apply/handlers/index.ts`) and the planners that make each kind, nothing decides behaviour by a step's
+ * kind: it asks the spec (narrowing to read one kind's own fields is data access, and allowed). The
+ * saved-plan and `--json` zod schemas sit beside the spec in the kind's file (`index.ts` joins them into
+ * unions).
  *
  * @example
  * const spec: StepKindSpec<ReadStep, ReadAction> = { kind: "read", changing: (s) => s.deferred, … };
@@ -148,6 +187,32 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   readonly deletesOrReplaces: boolean;
   /** It has a line in the printed plan (an unchanged resource has none unless it moves or is adopted). */
   listed(step: S): boolean;
+  /**
+   * Its resource is one the program declares: false for a delete (its object left the program, or is the
+   * old object a replace left deposed). Applying it needs the program's node for it (`stack/applying.ts`
+   * evaluates again when one is missing), and the program's options on it can allow what it does
+   * (`allowDataLoss`, `stack/data-loss.ts`).
+   */
+  readonly inProgram: boolean;
+  /**
+   * After it is applied its resource has a state record holding its values, so those its `secretKeys` name
+   * are stored, encrypted, and the plan needs the passphrase first (`stack/plan-secrets.ts`). False for a
+   * delete (its record goes) and for reads and waits (never recorded as their own).
+   */
+  readonly recorded: boolean;
+  /**
+   * Its resource's object from state is still there, referencing what it did, when a dependency replaced
+   * delete-first is deleted: it keeps its object (same, update) or replaces it create-first. If it still
+   * references that dependency, it is replaced delete-first too (`plan/cascade.ts`).
+   */
+  holdsOn(step: S): boolean;
+  /**
+   * How pictures of the plan draw it (`cairn graph`, `preview --graph`, the plan page): its kind, and for a
+   * replace its order. A step that loses data is drawn as data loss whatever this says (`plan/picture`).
+   */
+  look(step: S): StepLook;
+  /** The provider operations applying it runs, by type: what the plan's least-privilege policy allows (`plan/permissions.ts`). */
+  operations(step: S, plan: OperationsView): ProviderUse[];
   /** It counts in the plan's count line and `--json` counts. */
   counted(step: S): boolean;
   /** Its part of the count line (`2 to create`); absent for a kind the count line leaves out. */
@@ -156,8 +221,8 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
   actions(step: S): A[];
   /** The debug trace's reason for it (after `plan <kind> <urn>: `). */
   decision(step: S): string;
-  /** How a wait's "runs because …" note says what happens to it: `is replaced`. */
-  verb: string;
+  /** What the plan does to it, as said after its name (`zone, which is replaced`; a wait's "runs because …"): `is replaced`. */
+  whatHappens: string;
   /** The glyph and word of its plan line: `+/- replace (create first)`. */
   label(step: S): string;
   color: StepColor;
@@ -170,7 +235,7 @@ export interface StepKindSpec<S extends StepBase & { kind: string }, A, J> {
    * guards changed); undefined when it runs. Test results list such a step among the waits, `not-needed`.
    */
   notNeeded?: (step: S) => string | undefined;
-  /** It as a changing dependency in another step's reason (default: `<name>, which <verb>`). */
+  /** It as a changing dependency in another step's reason (default: `<name>, which <whatHappens>`). */
   asDependency?: (step: S) => string;
   /** Why it is in the plan, in words; undefined when it speaks for itself. */
   why(step: S, plan: PlanView): string | undefined;
@@ -223,8 +288,8 @@ export function jsonBase<K extends string>(step: StepBase & { kind: K }, why: st
 
 /**
  * A `--json` step: {@link jsonBase}'s object with the kind's own fields added in order, those `undefined`
- * left out. Filled in place: spreading the base into a new literal made V8 build a slow copy (~300 bytes
- * more per step).
+ * left out. Filled in place: spreading the base into a new literal makes V8 build a slow, larger copy for
+ * every step.
  *
  * @example addFields(jsonBase(step, undefined), { inputs, import_id: step.adopt?.id }) // { op, urn, …, inputs }
  */
@@ -364,9 +429,9 @@ export interface ActionSpec<A extends ActionBase> {
   /** Other actions it follows (the order inside a step, like a replace's create and delete). */
   follows(action: A): Follows[];
   /** `created`, `deleted the old object of`: what a finished one did. */
-  past: string;
+  doneText: string;
   /** `creating`: what a running one does. */
-  ing: string;
+  runningText: string;
   /** What a failure leaves in state and what to run next (`command` runs the program). */
   afterFailure(command: string): string;
 }
@@ -377,3 +442,10 @@ export const plainAction = {
   deletesDeposed: () => false,
   follows: (): Follows[] => [],
 } as const;
+
+/**
+ * How a picture draws a plan step (`plan/picture`): one look per kind, a replace by its order.
+ *
+ * @example const look: StepLook = step.deleteFirst ? "replace-delete-first" : "replace-create-first";
+ */
+export type StepLook = "create" | "update" | "replace-create-first" | "replace-delete-first" | "delete" | "read" | "wait" | "same";

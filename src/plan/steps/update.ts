@@ -3,7 +3,7 @@ import { STACK_REFERENCE_TYPE } from "../../program/stack-reference.js";
 import { changeLines, driftedKeys, jsonChanges } from "./attribute-lines.js";
 import { adopting, causes, keysText } from "./change-reasons.js";
 import { referenceWhy } from "./stack-reasons.js";
-import { actionId, alwaysChanges, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
+import { actionId, alwaysChanges, priorReads, changeParts, addFields, jsonBase, jsonParts, planParts, plainAction, whyLines } from "./step-parts.js";
 import type { ActionBase, ActionSpec, ChangeStepFields, PlanView, StepKindSpec } from "./step-parts.js";
 
 /** A resource whose object is changed in place. */
@@ -30,10 +30,15 @@ export const updateStep: StepKindSpec<UpdateStep, UpdateAction, z.infer<typeof u
   ...alwaysChanges,
   kind: "update",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: true,
+  holdsOn: () => true,
+  look: () => "update",
   countText: (n) => `${n} to update`,
   actions: (step) => [{ id: actionId(step, "update"), kind: "update", step, index: -1 }],
+  operations: (step, plan) => [{ type: step.type, operation: "update" }, ...priorReads(step, plan)],
   decision: (step) => `changed ${step.changed.join(", ")}${keysText("drifted", step.drift)}${step.adopt ? "; adopts an existing object" : ""}`,
-  verb: "is updated",
+  whatHappens: "is updated",
   label: () => "~ update",
   color: "yellow",
   why,
@@ -51,7 +56,7 @@ export const updateAction: ActionSpec<UpdateAction> = {
   makesValue: true,
   releases: true,
   deletesObject: false,
-  past: "updated",
-  ing: "updating",
+  doneText: "updated",
+  runningText: "updating",
   afterFailure: (command) => `the object keeps its last recorded state; fix the cause and run \`${command} up\` again`,
 };

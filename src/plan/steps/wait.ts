@@ -66,6 +66,10 @@ function lines(step: WaitStep): string[] {
 export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJson>> = {
   kind: "wait",
   deletesOrReplaces: false,
+  inProgram: true,
+  recorded: false,
+  holdsOn: () => false,
+  look: () => "wait",
   changing: (step) => step.needed,
   // A wait changes nothing by itself: it only runs around changes.
   changes: () => false,
@@ -73,8 +77,9 @@ export const waitStep: StepKindSpec<WaitStep, WaitAction, z.infer<typeof waitJso
   counted: (step) => step.needed,
   countText: (n) => `${n} wait${n === 1 ? "" : "s"}`,
   actions: (step) => (step.needed ? [{ id: actionId(step, "wait"), kind: "wait", step, index: -1 }] : []),
+  operations: (step, plan) => (step.needed ? [{ type: plan.waitedType(step.target), operation: "read", polled: true }] : []),
   decision: (step) => `${step.needed ? "runs" : "not needed"} (${step.why})`,
-  verb: "runs",
+  whatHappens: "runs",
   label: () => ">",
   color: "blue",
   line: (step, c) => {
@@ -103,7 +108,7 @@ export const waitAction: ActionSpec<WaitAction> = {
   makesValue: true,
   releases: false,
   deletesObject: false,
-  past: "waited for",
-  ing: "waiting for",
+  doneText: "waited for",
+  runningText: "waiting for",
   afterFailure: (command) => `nothing after the wait ran; run \`${command} up\` again once the target is ready`,
 };
