@@ -3,7 +3,7 @@ import type { Graph } from "../graph/graph.js";
 import type { GraphNode } from "../program/node.js";
 import { NodeTable } from "../program/node-table.js";
 import type { Urn } from "../core/urn.js";
-import { runUnusedApplies } from "./unused-applies.js";
+import { runUnusedApplies, markReported } from "./unused-applies.js";
 import { outputProblems } from "../runtime/json-values.js";
 import { buildActionGraph } from "./actions.js";
 import { deletesOrReplaces } from "./steps/index.js";
@@ -77,6 +77,7 @@ function planNode(node: GraphNode, ctx: PlanContext): Promise<void> | void {
 
 /** Reports a node whose planning failed, and gives it an unknown value (what uses it is still planned). */
 function planFailed(node: GraphNode, e: unknown, ctx: PlanContext): void {
+  markReported(e);
   ctx.diagnostics.push({ severity: "error", urn: node.urn, summary: `Planning "${node.name}" (${node.type}) failed: ${thrownMessage(e, `the provider of ${node.type}`)}` });
   ctx.publish(node, unknownValue());
 }

@@ -3,6 +3,21 @@ import type { Resolver, Resolvable } from "../program/resolver.js";
 import type { PlanDiagnostic } from "./plan.js";
 import { thrownMessage } from "../core/thrown.js";
 
+/**
+ * Errors the planner has reported already, by identity (what is thrown, and what it wraps): the failure of a
+ * callback that also fed a resource is said once, with that resource, not again as an unused callback's.
+ */
+const reported = new WeakSet<object>();
+
+/**
+ * Notes that `e` (and what it wraps) was reported as a diagnostic already.
+ *
+ * @example markReported(e); ctx.diagnostics.push({ severity: "error", urn, summary: `Planning "b" failed: ${e.message}` });
+ */
+export function markReported(e: unknown): void {
+  for (let x = e, i = 0; x && typeof x === "object" && i < 10; x = (x as { cause?: unknown }).cause, i++) reported.add(x);
+}
+
 /** How long planning gives an `apply` nothing uses to settle (one whose callback awaits something slow is left). */
 const SETTLE_MS = 1000;
 
@@ -25,8 +40,8 @@ export async function runUnusedApplies(applies: readonly Resolvable[], resolver:
   const deadline = timer(SETTLE_MS).pipe(map(() => undefined));
   const failures = await Promise.all(pending.map((now) => firstValueFrom(race(now.pipe(map(() => undefined)), deadline)).then(() => undefined, (e: unknown) => e)));
   for (const e of failures) {
-    if (e === undefined) continue;
-    // The same failure twice is one diagnostic: the planner keeps one per key (see Diagnostics).
+    if (e === undefined || (typeof e === "object" && e !== null && reported.has(e))) continue;
+    // The same failure from two callbacks is one diagnostic: the planner keeps one per key (see Diagnostics).
     diagnostics.push({ severity: "error", summary: `An apply() callback whose result nothing uses failed while planning: ${thrownMessage(e, "an apply() callback")}` });
   }
 }

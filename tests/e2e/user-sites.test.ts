@@ -143,7 +143,7 @@ describe("a throw inside an apply() callback", () => {
     });
     const r = await bin(dir, ["preview"]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout + r.stderr).toMatch(/Planning "b" \(local:File\) failed: no zone for out\/a\.txt \(thrown by the apply\(\) callback at infra\.ts:5:23 on a\.path\) \(declared at infra\.ts:8:3\)/);
+    expect(r.stdout + r.stderr).toMatch(/Planning "b" \(local:File\) failed: no zone for out\/a\.txt \(thrown by the apply\(\) callback at infra\.ts:5:23 on a\.path\)\n {2}--> infra\.ts:8:3\n/);
     expect(r.stderr).not.toMatch(/\n\s+at .*:\d+:\d+\)?/);
   });
 });

@@ -36,7 +36,8 @@ export function headedLines(heading: string, ds: readonly Diagnostic[], c: Color
   const lines = [`${c.red("error:")} ${heading}`];
   for (const d of ds) {
     const [first, ...rest] = diagnosticLines(d, noColors);
-    lines.push(`  - ${first!.replace(/^(error|warning): /, "")}`, ...rest.join("\n").split("\n").map((l) => `  ${l}`));
+    lines.push(`  - ${first!.replace(/^(error|warning): /, "")}`);
+    if (rest.length) lines.push(...rest.join("\n").split("\n").map((l) => `  ${l}`));
   }
   return lines;
 }
