@@ -35,7 +35,7 @@ export type { DeclarationSite } from "./core/declaration-site.js";
 export type { ResourceSchema, AttributeSchema, AttributeType, WaitDefaults } from "./provider/schema.js";
 export { fitName, type AutoNameRule } from "./provider/auto-name.js";
 export { IncompleteCreateError, TransientError, isTransientError, registerErrorKinds, type ErrorKinds } from "./core/errors.js";
-export { UserError, DiagnosticsError, Diagnostics, isUserError, diagnosticsOf, type Diagnostic, type Severity } from "./core/diagnostic.js";
+export { UserError, DiagnosticsError, Diagnostics, isUserError, diagnosticsOf, type Diagnostic, type Severity, type SiteText } from "./core/diagnostic.js";
 export { wait, DEFAULT_WAIT_TIMEOUT, DEFAULT_WAIT_INTERVAL, type WaitHandle, type WaitOptions, type AttributesOf } from "./wait/wait.js";
 export { and, or, not, buildPredicate, evaluate, formatPredicate, type Predicate, type Attr, type Attrs, type PathSeg } from "./core/predicate.js";
 export { describeWaitOutcome, WAIT_OUTCOME_KINDS, type WaitOutcome, type WaitOutcomeKind, type Observation } from "./wait/outcome.js";

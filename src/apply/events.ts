@@ -1,3 +1,4 @@
+import type { Diagnostic, Severity } from "../core/diagnostic.js";
 import type { Urn } from "../core/urn.js";
 import type { ActionKind } from "../plan/actions.js";
 import type { Observation, WaitOutcome } from "../wait/outcome.js";
@@ -58,8 +59,17 @@ export type EngineEvent =
       note?: string;
     }
   | { type: "wait-ended"; urn: Urn; name: string; outcome: WaitOutcome; message: string }
-  | { type: "diagnostic"; severity: "info" | "warning" | "error"; message: string; urn?: Urn }
+  | ({ type: "diagnostic" } & EventDiagnostic)
   | { type: "summary"; summary: ApplySummary };
+
+/**
+ * A diagnostic as the engine's events carry it: the one {@link Diagnostic} shape, whose severity may also be
+ * `info` (a note: a retry, a later round, a lock taken over). It names its resource in its summary when it
+ * means to: printers add its site and detail, never a name found by searching the text.
+ *
+ * @example const e: EngineEvent = { type: "diagnostic", severity: "info", summary: "Round 2: planning what round 1 declared." };
+ */
+export type EventDiagnostic = Omit<Diagnostic, "severity"> & { readonly severity: Severity | "info" };
 
 /** The event type names, for exhaustiveness tests. */
 export const EVENT_TYPES: readonly EngineEvent["type"][] = ["step-started", "step-succeeded", "step-failed", "step-skipped", "step-retrying", "wait-polled", "wait-ended", "diagnostic", "summary"];

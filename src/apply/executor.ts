@@ -240,7 +240,7 @@ async function recordOutputs(input: ExecuteInput, values: ValueResolver): Promis
   for (const [k, v] of Object.entries(r.values)) {
     if (notJson.has(k)) {
       // Not storable (NaN, a bigint, a function): the recorded value stays, and the problem is said once.
-      input.events.next({ type: "diagnostic", severity: "error", message: notJson.get(k)! });
+      input.events.next({ type: "diagnostic", severity: "error", summary: notJson.get(k)!, attribute: k });
       known[k] = prior[k];
     } else if (!containsUnknown(v)) known[k] = v;
     else {

@@ -32,6 +32,6 @@ export function reportStall(running: readonly Action[], scopeOf: (a: Action) => 
   const message =
     `stuck: a dependency cycle formed at run time: ${chain.join(" → ")}. Each needs the next to finish first; ` +
     "the graph could not see it up front because a value is read inside an apply() callback. Break the cycle: pass one of the values another way, or remove the reference.";
-  ctx.events.next({ type: "diagnostic", severity: "error", message });
+  ctx.events.next({ type: "diagnostic", severity: "error", summary: message });
   for (const j of running) scheduler.fail(j.id, new Error(message));
 }

@@ -76,6 +76,7 @@ export class Diagnostics implements Iterable<Diagnostic> {
     return this.items.length;
   }
 
+  /** The diagnostics, in the order found (`for (const d of diags)`). */
   [Symbol.iterator](): Iterator<Diagnostic> {
     return this.items[Symbol.iterator]();
   }

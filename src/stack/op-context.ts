@@ -39,7 +39,8 @@ class CallContext implements OpContext {
   constructor(parts: StackParts, urn: Urn, bounds: CallBounds) {
     this.#parts = parts;
     this.#signal = bounds.signal;
-    this.log = { info: (m) => note(parts, "info", m, urn), warn: (m) => note(parts, "warning", m, urn) };
+    // A provider's text does not know the resource's name in the program: the note names it.
+    this.log = { info: (m) => note(parts, "info", `"${nameOf(urn)}": ${m}`, urn), warn: (m) => note(parts, "warning", `"${nameOf(urn)}": ${m}`, urn) };
     this.clock = parts.clock;
     this.workDir = parts.program.location.dir;
     if (bounds.timeoutMs) this.timeout = bounds.timeoutMs as Duration;

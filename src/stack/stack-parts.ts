@@ -77,7 +77,7 @@ export function stackParts(program: ProgramSpec, options: StackOptions, emit: (e
  * @example note(parts, "warning", "The program could not be evaluated", urn);
  */
 export function note(parts: StackParts, severity: "info" | "warning" | "error", message: string, urn?: Urn): void {
-  parts.sink.next({ type: "diagnostic", severity, message, ...(urn ? { urn } : {}) });
+  parts.sink.next({ type: "diagnostic", severity, summary: message, ...(urn ? { urn } : {}) });
 }
 
 /**

@@ -128,7 +128,7 @@ describe("provider calls run in `parallel` slots; their records are written ahea
     await p.drain(() => p.created.length === 200);
     const r2 = await second;
     expect(r2.summary).toMatchObject({ ok: true, succeeded: 99 });
-    expect(next.filter((e) => e.type === "diagnostic").map((e) => (e as { message: string }).message).join("\n")).not.toMatch(/interrupted/i);
+    expect(next.filter((e) => e.type === "diagnostic").map((e) => (e as { summary: string }).summary).join("\n")).not.toMatch(/interrupted/i);
   });
 });
 

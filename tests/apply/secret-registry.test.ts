@@ -46,7 +46,7 @@ describe("event redaction with a secret per resource", () => {
     expect(e.observed).toEqual([{ path: "status", value: { nested: ["ok", "token [secret]"] } }]);
     expect(e.note).toBe("auth [secret] refused");
     for (const text of ["pw-1-s3cr3t", "xpw-12-s3cr3tx", "pw-1", "no secret here", "pw-20000-s3cr3t", encodeURIComponent("pw-3-s3cr3t")]) {
-      expect((r.redactEvent({ type: "diagnostic", severity: "info", message: text }) as { message: string }).message, text).toBe(r.redact(text));
+      expect((r.redactEvent({ type: "diagnostic", severity: "info", summary: text }) as { summary: string }).summary, text).toBe(r.redact(text));
     }
   });
 
@@ -54,8 +54,8 @@ describe("event redaction with a secret per resource", () => {
     const r = many(100);
     r.add("xai-first-secret");
     r.add("x`é-second-secret"); // (a << 14) ^ (b << 7) ^ c: "xai" and "x`é" share it
-    const e = r.redactEvent({ type: "diagnostic", severity: "info", message: "xai-first-secret and x`é-second-secret, not xai-other" });
-    expect(e).toMatchObject({ message: "[secret] and [secret], not xai-other" });
+    const e = r.redactEvent({ type: "diagnostic", severity: "info", summary: "xai-first-secret and x`é-second-secret, not xai-other" });
+    expect(e).toMatchObject({ summary: "[secret] and [secret], not xai-other" });
   });
 
   it("masks a secret learned after earlier events were redacted", () => {

@@ -29,7 +29,7 @@ const samples: Record<EngineEvent["type"], EngineEvent> = {
   "step-retrying": { type: "step-retrying", urn: u, kind: "create", attempt: 1, error: "Throttling: rate exceeded", delayMs: 800 },
   "wait-polled": { type: "wait-polled", urn: u, name: "w", reads: 2, elapsedMs: 500, observed: [{ path: "status", value: "PENDING" }], note: "read failed" },
   "wait-ended": { type: "wait-ended", urn: u, name: "w", outcome: outcomes.satisfied, message: "ok" },
-  diagnostic: { type: "diagnostic", severity: "warning", message: "careful", urn: u },
+  diagnostic: { type: "diagnostic", severity: "warning", summary: "careful", urn: u },
   summary: { type: "summary", summary: { ok: true, succeeded: 2, failed: 0, skipped: 0, done: { create: 1, wait: 1 }, durationMs: 900 } },
 };
 

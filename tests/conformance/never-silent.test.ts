@@ -42,7 +42,7 @@ describe("conformance: never silent, never stuck", () => {
     expect(failures(events)).toEqual([expect.stringMatching(/^slow: update of "slow" did not finish within 250ms \(customTimeouts.update\): the call was abandoned and recorded as uncertain/)]);
     // The next run reads the object back before planning, then updates it.
     const next = await stack.up();
-    expect(events.some((e) => e.type === "diagnostic" && /An interrupted update of .*slow.* exists; its current attributes were adopted/.test(e.message))).toBe(true);
+    expect(events.some((e) => e.type === "diagnostic" && /An interrupted update of .*slow.* exists; its current attributes were adopted/.test(e.summary))).toBe(true);
     expect(next.summary?.ok).toBe(true);
     expect(cloud.contents()).toEqual(["box:slow=v2"]);
   });
@@ -107,7 +107,7 @@ describe("conformance: never silent, never stuck", () => {
     const next = await stack.up();
     expect(next.summary?.ok).toBe(true);
     expect(cloud.calls.filter((c) => c.op === "read").length - reads).toBe(3); // two throttled, then the answer
-    const said = events.flatMap((e) => (e.type === "diagnostic" ? [e.message] : []));
+    const said = events.flatMap((e) => (e.type === "diagnostic" ? [e.summary] : []));
     expect(said.filter((m) => m.startsWith('Reading "slow" failed (Throttling: rate exceeded for read of slow), a transient failure: trying again in'))).toHaveLength(2);
     expect(said.some((m) => /An interrupted update of .*slow.* exists; its current attributes were adopted/.test(m))).toBe(true);
     expect(cloud.contents()).toEqual(["box:slow=v2"]);

@@ -197,7 +197,7 @@ describe("what runs on stand-ins stays there", () => {
   it("with --target, up runs one round and says what is left", async () => {
     const w = world();
     const notes: string[] = [];
-    w.stack.events.subscribe((e) => e.type === "diagnostic" && notes.push(e.message));
+    w.stack.events.subscribe((e) => e.type === "diagnostic" && notes.push(e.summary));
     const r = await w.stack.up({ targets: ["urn:cairn:dev::deferred::test:deferred:Source::source" as Urn] });
     expect(r.summary?.ok).toBe(true);
     expect(r.rounds).toBeUndefined();

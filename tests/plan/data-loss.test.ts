@@ -227,7 +227,7 @@ describe("up refuses a plan that loses data unless it is allowed for that resour
     v.dbName = "store";
     const r = await run.up({ allowDataLoss: ["dbb"] });
     expect(r.ok).toBe(true);
-    const warnings = r.events.flatMap((e) => (e.type === "diagnostic" && e.severity === "warning" ? [e.message] : []));
+    const warnings = r.events.flatMap((e) => (e.type === "diagnostic" && e.severity === "warning" ? [e.summary] : []));
     expect(warnings).toContain("--allow-data-loss dbb: no step of this plan replaces or deletes a stateful resource of that name or URN.");
   });
 });

@@ -57,7 +57,7 @@ async function stackOf(fn: ProgramFn, opts: { abortSignal?: AbortSignal } = {}) 
   return { stack, events };
 }
 
-const notices = (events: EngineEvent[]) => events.flatMap((e) => (e.type === "diagnostic" ? [`${e.severity}: ${e.message}`] : []));
+const notices = (events: EngineEvent[]) => events.flatMap((e) => (e.type === "diagnostic" ? [`${e.severity}: ${e.summary}`] : []));
 const throttled = () => Object.assign(new Error("Rate exceeded"), { name: "ThrottlingException", $metadata: { httpStatusCode: 400 } });
 
 describe("provider reads outside an apply are retried and bounded, as its calls are", () => {

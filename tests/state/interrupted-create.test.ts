@@ -44,7 +44,7 @@ async function interruptedCreate(extra: Partial<Provider<Props, Props>>) {
   }, { dir, command: "npx tsx infra.ts" });
   const stack = prog.stack({ clock: new FakeClock({ auto: true }), passphrase: "ic" });
   const warnings: string[] = [];
-  stack.events.subscribe((e) => e.type === "diagnostic" && e.severity === "warning" && warnings.push(e.message));
+  stack.events.subscribe((e) => e.type === "diagnostic" && e.severity === "warning" && warnings.push(e.summary));
   const first = await stack.up();
   expect(first.summary?.ok).toBe(false);
   hang = false;

@@ -1,6 +1,7 @@
 import type { EngineEvent } from "../../apply/events.js";
 import type { WaitOutcome } from "../../wait/outcome.js";
 import { hintFor } from "../hints.js";
+import { diagnosticJson } from "../render/diagnostic.js";
 import { nameOf, typeOf } from "../../core/urn.js";
 import { toJsonData } from "../../core/value-text.js";
 import { JSON_VERSION, type JsonEventBody, type JsonEventInput } from "./schema.js";
@@ -55,7 +56,8 @@ export function engineEventToJson(e: EngineEvent, command: string): JsonEventInp
     case "wait-ended":
       return { type: e.type, urn: e.urn, name: e.name, outcome: outcomeToJson(e.outcome), message: e.message };
     case "diagnostic":
-      return { type: e.type, severity: e.severity, message: e.message, ...(e.urn ? { urn: e.urn } : {}) };
+      // The one JSON shape of a diagnostic; an info note keeps its own severity.
+      return { type: e.type, ...diagnosticJson({ ...e, severity: "warning" }), severity: e.severity };
     case "summary": {
       const s = e.summary;
       return { type: e.type, ok: s.ok, succeeded: s.succeeded, failed: s.failed, skipped: s.skipped, deferred: s.deferred ?? 0, done: { ...s.done }, duration_ms: s.durationMs };

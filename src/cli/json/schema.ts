@@ -86,7 +86,7 @@ export const jsonEvent = z.discriminatedUnion("type", [
   z.strictObject({ ...base, type: z.literal("step-retrying"), ...resource, attempt: z.number(), error: z.string(), delay_ms: z.number() }),
   z.strictObject({ ...base, type: z.literal("wait-polled"), urn: z.string(), name: z.string(), reads: z.number(), waited_ms: z.number(), observed, note: z.optional(z.string()) }),
   z.strictObject({ ...base, type: z.literal("wait-ended"), urn: z.string(), name: z.string(), outcome, message: z.string() }),
-  z.strictObject({ ...base, type: z.literal("diagnostic"), severity: z.enum(["info", "warning", "error"]), message: z.string(), urn: z.optional(z.string()) }),
+  z.strictObject({ ...base, type: z.literal("diagnostic"), severity: z.enum(["info", "warning", "error"]), message: z.string(), summary: z.string(), detail: z.optional(z.string()), urn: z.optional(z.string()), attribute: z.optional(z.string()), site: z.optional(z.string()) }),
   z.strictObject({
     ...base,
     type: z.literal("refresh"),

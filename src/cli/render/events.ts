@@ -6,6 +6,7 @@ import { formatObserved } from "../../core/predicate.js";
 import type { RefreshChange } from "../../stack/stack.js";
 import { noColors, type Colors } from "../../core/colors.js";
 import { hintFor } from "../hints.js";
+import { diagnosticLines } from "./diagnostic.js";
 import { nameOf, typeOf } from "../../core/urn.js";
 
 type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;
@@ -84,12 +85,12 @@ export function waitEndedLine(e: Ev<"wait-ended">, c: Colors = noColors): string
 }
 
 /**
- * `warning: …` (info in dim).
- * @example diagnosticLine({ type: "diagnostic", severity: "warning", message: "stale lock" }) // "warning: stale lock"
+ * `warning: …` (info in dim), then where (`  --> infra.ts:3:1`) and the detail, as every diagnostic prints.
+ * @example diagnosticLine({ type: "diagnostic", severity: "warning", summary: "stale lock" }) // "warning: stale lock"
  */
 export function diagnosticLine(e: Ev<"diagnostic">, c: Colors = noColors): string {
-  const label = e.severity === "error" ? c.red("error:") : e.severity === "warning" ? c.yellow("warning:") : c.dim("info:");
-  return `${label} ${e.urn && !e.message.includes(e.urn) ? `${nameOf(e.urn)}: ` : ""}${e.message}`;
+  if (e.severity !== "info") return diagnosticLines({ ...e, severity: e.severity }, c).join("\n");
+  return [`${c.dim("info:")} ${e.summary}`, ...diagnosticLines({ ...e, severity: "warning" }, c).slice(1)].join("\n");
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -56,7 +56,7 @@ describe("a PostgreSQL lock holder suspended (SIGSTOP)", () => {
       await sleep(500); // the session's backend exits, letting go of the advisory lock
       const taker = boxesProgram({ cloud, dir: await tempDir() }).stack({ stack: "dev", backend: url, parallel: 1 });
       const warnings: string[] = [];
-      taker.events.subscribe((e) => e.type === "diagnostic" && e.severity === "warning" && warnings.push(e.message));
+      taker.events.subscribe((e) => e.type === "diagnostic" && e.severity === "warning" && warnings.push(e.summary));
       const r = await taker.up();
       expect(r.summary?.ok).toBe(true);
       expect(warnings.join("\n")).toMatch(new RegExp(`took over the lock left by pid ${child.pid} .*: its database session had ended`));

@@ -51,7 +51,7 @@ describe("an S3 lock holder suspended (SIGSTOP) past its lease", () => {
       await sleep(LEASE_S * 1000 + 1500); // its lease ran out unrenewed
       const taker = boxesProgram({ cloud, dir: await tempDir() }).stack({ stack: "dev", backend, parallel: 1 });
       const warnings: string[] = [];
-      taker.events.subscribe((e) => e.type === "diagnostic" && e.severity === "warning" && warnings.push(e.message));
+      taker.events.subscribe((e) => e.type === "diagnostic" && e.severity === "warning" && warnings.push(e.summary));
       const r = await taker.up();
       expect(r.summary?.ok).toBe(true);
       expect(warnings.join("\n")).toMatch(new RegExp(`took over the lock left by pid ${child.pid} on laptop-elsewhere .*: its lease ended \\d+s ago without renewal`));

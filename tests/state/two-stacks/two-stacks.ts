@@ -127,7 +127,7 @@ export async function conformance(opts: StackOptions, tag: string, raw: () => Pr
 
   // WHEN forced THEN it is destroyed, with a warning naming the reader
   const warnings: string[] = [];
-  t.network.events.subscribe((e) => e.type === "diagnostic" && warnings.push(e.message));
+  t.network.events.subscribe((e) => e.type === "diagnostic" && warnings.push(e.summary));
   const d = await t.network.destroy({ force: true });
   expect(d.summary).toMatchObject({ ok: true });
   expect(t.Subnet.objects.size).toBe(0);

@@ -162,7 +162,7 @@ describe("an interrupted create whose answer was lost", () => {
 
     const stack = program_stack(program, [URN]);
     const warnings: string[] = [];
-    stack.events.subscribe((e) => e.type === "diagnostic" && warnings.push(e.message));
+    stack.events.subscribe((e) => e.type === "diagnostic" && warnings.push(e.summary));
     const plan = await stack.preview();
     expect(plan.steps.map((s) => s.kind)).toEqual(["create"]);
     expect(warnings.join("\n")).toMatch(/interrupted create of urn:cairn:dev::cc::aws:sqs:Queue::lost .* was forgotten, as --forget-interrupted asked/);

@@ -160,7 +160,7 @@ describe("a create resumed after an interruption records the object's values as 
 
     const warnings: string[] = [];
     const stack = stackOf(fn);
-    stack.events.subscribe((e) => e.type === "diagnostic" && warnings.push(e.message));
+    stack.events.subscribe((e) => e.type === "diagnostic" && warnings.push(e.summary));
     const plan = await stack.preview();
     expect(warnings.join("\n")).toMatch(/interrupted create of .*Role::r .* was resumed: its request had finished: the object .* was created/);
     expect(plan.steps.map((s) => s.kind)).toEqual(["same"]);
