@@ -21,7 +21,7 @@ export type { Resolvable, Settleable, Resolver, Resolution } from "./program/res
 export type { Deferral, DeferredDeclaration, Origin, PlanningHooks } from "./program/deferral/deferral.js";
 export type { DeferralInfo } from "./program/deferral/deferral-info.js";
 export { Config, type ConfigValue } from "./program/config.js";
-export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type OState, type Lifted, type OwnOutputKeys, type OutputBase, type OutputConstructor } from "./program/output.js";
+export { Output, output, all, interpolate, secret, isOutput, type Input, type Inputs, type Unwrap, type ValueState, type OState, type Lifted, type OwnOutputKeys, type OutputBase, type OutputConstructor } from "./program/output.js";
 export { OutputMisuseError } from "./program/output-misuse.js";
 export { UNKNOWN, containsUnknown } from "./core/unknown.js";
 export { Resource, CustomResource, ComponentResource, urnOf, type ResourceOptions, type Alias, type Dependable, type DependsOn } from "./program/resource.js";
@@ -48,7 +48,7 @@ export { hasChanges, countSteps, isChanging, isPartial, waitsReadyNow, type Defe
 export { planPermissions, type PlanPermissions, type PolicyDocument, type PermissionOptions, type PermissionsOf } from "./plan/permissions.js";
 export type { CreateStep, UpdateStep, ReplaceStep, DeleteStep, ReadStep, WaitStep, SameStep } from "./plan/steps/index.js";
 export type { ChangeStepFields, PlanMode } from "./plan/steps/step-parts.js";
-export type { EngineEvent, ApplySummary } from "./apply/events.js";
+export type { EngineEvent, EventDiagnostic, ApplySummary } from "./apply/events.js";
 export type { ActionKind } from "./plan/actions.js";
 export type { ResourceState, StackState, PendingOperation, OperationKind, DeclaredIn } from "./state/types.js";
 export { MemoryBackend, type MemoryBackendOptions } from "./state/memory-backend.js";

@@ -19,7 +19,7 @@ import type { ApplySummary, EventSink } from "./events.js";
 import { SecretRegistry } from "./secret-registry.js";
 import type { JournalWriter } from "../state/journal-writer.js";
 import { runAction } from "./handlers/index.js";
-import { publishSettled, recordPrelude } from "./prelude.js";
+import { publishWithoutActions, recordPrelude } from "./prelude.js";
 import { Scheduler } from "./scheduler.js";
 import { reportStall } from "./stall-report.js";
 import { emptySummary, reportingHooks } from "./reporting.js";
@@ -166,7 +166,7 @@ export async function execute(input: ExecuteInput): Promise<{ summary: ApplySumm
   // Each action's node, found once (handlers read it several times, and in a large stack each lookup in
   // the map by URN is a cache miss or two).
   const nodeAt = actions.map((a) => node(a.step.urn));
-  if (input.program) publishSettled(input.program.graph.order, plan, producedBy(actions, nodeAt, input.program.graph.order.length), journal, values);
+  if (input.program) publishWithoutActions(input.program.graph.order, plan, producedBy(actions, nodeAt, input.program.graph.order.length), journal, values);
   const summary = emptySummary();
   const report = reportingHooks({ events: input.events, node }, summary, runs);
   // A failed or skipped action's value is published as unknown, so what still reads it (the stack's

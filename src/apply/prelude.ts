@@ -21,8 +21,8 @@ export function recordPrelude(plan: Plan, journal: JournalWriter): void {
 }
 
 /** The value of a node whose step makes no value at apply: what its step's kind says, else from state. */
-function settledValue(node: GraphNode, step: PlanStep | undefined, journal: JournalWriter, values: ValueResolver): void {
-  if (step && stepHandlerOf(step).settled?.(step, node, values)) return;
+function valueWithoutAction(node: GraphNode, step: PlanStep | undefined, journal: JournalWriter, values: ValueResolver): void {
+  if (step && stepHandlerOf(step).withoutAction?.(step, node, values)) return;
   const record = journal.state.resources[node.urn];
   if (record) values.publish(node, knownValue(record.id, record.outputs, secretsOf(node, record.secretKeys)));
   else values.publish(node, unknownValue(secretsOf(node, undefined)));
@@ -32,23 +32,23 @@ function settledValue(node: GraphNode, step: PlanStep | undefined, journal: Jour
  * Publishes the values of every program node no action will produce (unchanged resources, reads done while
  * planning, waits that are not needed, nodes outside `--target`), so the actions that read them can resolve.
  *
- * @example publishSettled(graph.order, plan, producedByActions, journal, values)
+ * @example publishWithoutActions(graph.order, plan, producedByActions, journal, values)
  */
-export function publishSettled(order: readonly GraphNode[], plan: Plan, producing: NodeValues<GraphNode, true>, journal: JournalWriter, values: ValueResolver): void {
-  let told: Map<string, PlanStep> | undefined; // made only if a node is settled (none in a fresh up)
+export function publishWithoutActions(order: readonly GraphNode[], plan: Plan, producing: NodeValues<GraphNode, true>, journal: JournalWriter, values: ValueResolver): void {
+  let told: Map<string, PlanStep> | undefined; // made only if a node gets its value without an action (none in a fresh up)
   for (const n of order) {
     if (producing.has(n)) continue;
     told ??= stepsThatTell(plan);
-    settledValue(n, told.get(n.urn), journal, values);
+    valueWithoutAction(n, told.get(n.urn), journal, values);
   }
 }
 
 /**
- * The steps whose kind may give a settled node its value rather than its record (`StepHandler.settled`:
+ * The steps whose kind may give a node no action runs for its value rather than its record (`StepHandler.withoutAction`:
  * reads and waits, few): the map holds those alone, not every step.
  */
 function stepsThatTell(plan: Plan): Map<string, PlanStep> {
   const out = new Map<string, PlanStep>();
-  for (const s of plan.steps) if (stepHandlerOf(s).settled) out.set(s.urn, s);
+  for (const s of plan.steps) if (stepHandlerOf(s).withoutAction) out.set(s.urn, s);
   return out;
 }

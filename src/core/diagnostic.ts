@@ -28,6 +28,7 @@ export interface Diagnostic {
 
 /** A site already known as text (`infra.ts:12:3`), for diagnostics built outside a program run. */
 export interface SiteText {
+  /** `file:line:column`. */
   toString(): string;
 }
 

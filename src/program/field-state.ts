@@ -1,5 +1,5 @@
 import { withPartial } from "./deferral/deferral-info.js";
-import type { OState } from "./resolver.js";
+import type { ValueState } from "./resolver.js";
 
 /**
  * A field of a value: its own property `key` when `v` is an object or array that has one, else undefined
@@ -18,7 +18,7 @@ export function fieldOf(v: unknown, key: string): unknown {
  *
  * @example fieldState({ known: true, value: { port: 5432 }, secret: true, deps: [] }, "port") // { known: true, value: 5432, secret: true, deps: [] }
  */
-export function fieldState(s: OState<unknown>, key: string): OState<unknown> {
+export function fieldState(s: ValueState<unknown>, key: string): ValueState<unknown> {
   if (s.known) return { ...s, value: fieldOf(s.value, key) };
   if (s.deferral?.partial === undefined) return s;
   const deferral = withPartial(s.deferral, fieldOf(s.deferral.partial, key));

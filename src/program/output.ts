@@ -3,7 +3,7 @@ import { UNKNOWN } from "../core/unknown.js";
 import type { ResourceNode } from "./node.js";
 import { isDeepStrictEqual } from "node:util";
 import { enterApply, evaluationNow, leaveApply, trackApply, type EvalContext } from "./context.js";
-import type { OState, Resolution, Resolver } from "./resolver.js";
+import type { ValueState, Resolution, Resolver } from "./resolver.js";
 import type { Origin } from "./deferral/deferral.js";
 import { afterCallback, deferralsOnly, joinDeferral, type DeferralInfo } from "./deferral/deferral-info.js";
 import { NOTHING_FORESEEN, foresee, type Foresight } from "./deferral/foresee.js";
@@ -12,7 +12,7 @@ import { misuseError } from "./output-misuse.js";
 import { globalShadowError } from "./global-shadow.js";
 import { DeclarationSites, userCallSite, type DeclarationSite } from "../core/declaration-site.js";
 
-export type { OState, Resolution, Resolver } from "./resolver.js";
+export type { ValueState, OState, Resolution, Resolver } from "./resolver.js";
 
 // Process-wide on purpose: this only hands out names. A number names one resolver (one phase of one run)
 // and is never reused, so an output two runs share (a module-level `output(...)`) at worst computes again
@@ -38,7 +38,7 @@ function resolverId(r: Resolver): number {
 }
 
 /** A resolution as an observable (for the places that combine or await it). */
-export function asObservable<T>(r: Resolution<T>): Observable<OState<T>> {
+export function asObservable<T>(r: Resolution<T>): Observable<ValueState<T>> {
   return isObservable(r) ? r : of(r);
 }
 
@@ -152,8 +152,8 @@ export class OutputBase<T> {
   /** Which resolver the cached state is for (by number: holding the resolver would keep its phase's values alive). */
   #cacheFor = 0;
   /** The state in `#cacheFor`'s phase, when it was known at once; else {@link OutputBase.#later}. */
-  #now: OState<T> | undefined = undefined;
-  #later: Observable<OState<T>> | undefined = undefined;
+  #now: ValueState<T> | undefined = undefined;
+  #later: Observable<ValueState<T>> | undefined = undefined;
 
   readonly #labelText: string | undefined;
 
@@ -197,7 +197,7 @@ export class OutputBase<T> {
   }
 
   /** @internal The output's state in a phase, as an observable. */
-  resolve(r: Resolver): Observable<OState<T>> {
+  resolve(r: Resolver): Observable<ValueState<T>> {
     return asObservable(this.resolveNow(r));
   }
 
@@ -213,10 +213,10 @@ export class OutputBase<T> {
     // a microsecond), kept as the evaluation's shared site for that place in the code.
     const called = userCallSite(OutputBase.prototype.apply);
     const callback = new Callback(f, owner, originOf(this), (owner?.sites ?? new DeclarationSites()).siteOf(called));
-    const step = (s: OState<T>, r: Resolver): Resolution<Unwrap<U>> => {
-      if (!s.known) return callback.unknown(s, r) as OState<Unwrap<U>>;
+    const step = (s: ValueState<T>, r: Resolver): Resolution<Unwrap<U>> => {
+      if (!s.known) return callback.unknown(s, r) as ValueState<Unwrap<U>>;
       const result = callback.run(s.value);
-      const joined = (inner: OState<unknown>) => combineStates([s, inner], inner.known ? inner.value : undefined) as OState<Unwrap<U>>;
+      const joined = (inner: ValueState<unknown>) => combineStates([s, inner], inner.known ? inner.value : undefined) as ValueState<Unwrap<U>>;
       const inner = resolveNow(result, r, "strict");
       return isObservable(inner) ? inner.pipe(map(joined)) : joined(inner);
     };
@@ -331,7 +331,7 @@ class Callback<T, U> {
   }
 
   /** The state of the result when the value is unknown: deferred if, while planning, a run on stand-ins declares anything. */
-  unknown(s: OState<T> & { known: false }, r: Resolver): OState<unknown> {
+  unknown(s: ValueState<T> & { known: false }, r: Resolver): ValueState<unknown> {
     if (!r.planning) return s;
     // A secret's known parts are not shown to a run whose names end up in the plan: stand-ins only.
     this.foresight ??= this.owner ? foresee(this.f, this.owner, this.origin, s.secret ? undefined : s.deferral?.partial) : NOTHING_FORESEEN;
@@ -379,7 +379,7 @@ export function isOutput(v: unknown): v is Output<unknown> {
 }
 
 /** Merges secret flags, dependencies and deferrals of several states into one known (or unknown) state. */
-function combineStates(states: readonly OState<unknown>[], value: unknown): OState<unknown> {
+function combineStates(states: readonly ValueState<unknown>[], value: unknown): ValueState<unknown> {
   let secret = false;
   let known = true;
   let deps = NO_DEPS;
@@ -390,7 +390,7 @@ function combineStates(states: readonly OState<unknown>[], value: unknown): OSta
     if (s.deps.length) deps = deps.length ? [...deps, ...s.deps] : s.deps;
     if (s.deferral) deferral = joinDeferral(deferral, s.deferral, s.known);
   }
-  const out: OState<unknown> = known ? { known: true, value, secret, deps } : { known: false, secret, deps };
+  const out: ValueState<unknown> = known ? { known: true, value, secret, deps } : { known: false, secret, deps };
   if (deferral) out.deferral = deferral;
   return out;
 }
@@ -420,7 +420,7 @@ export function needsResolving(v: unknown): boolean {
  * Resolves an input deeply. In `"strict"` mode any unknown part makes the whole value unknown (what `apply`
  * and `all` need); in `"embed"` mode unknown parts become {@link UNKNOWN} in place (what planned inputs need).
  */
-export function resolveDeep(v: unknown, r: Resolver, mode: "strict" | "embed"): Observable<OState<unknown>> {
+export function resolveDeep(v: unknown, r: Resolver, mode: "strict" | "embed"): Observable<ValueState<unknown>> {
   return asObservable(resolveNow(v, r, mode));
 }
 
@@ -431,7 +431,7 @@ export function resolveNow(v: unknown, r: Resolver, mode: "strict" | "embed"): R
 }
 
 /** In "embed" mode an unknown becomes a known value holding {@link UNKNOWN}. */
-function embedded(s: OState<unknown>): OState<unknown> {
+function embedded(s: ValueState<unknown>): ValueState<unknown> {
   if (s.known) return s;
   const deferral = deferralsOnly(s.deferral);
   return deferral ? { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps, deferral } : { known: true, value: UNKNOWN, secret: s.secret, deps: s.deps };
@@ -467,9 +467,9 @@ function resolveNode(v: unknown, r: Resolver, mode: "strict" | "embed"): Resolut
 }
 
 /** Combines the parts of an array or object: at once when every part is known now, else through rxjs. */
-function combineParts(parts: Resolution<unknown>[], build: (states: OState<unknown>[]) => unknown): Resolution<unknown> {
+function combineParts(parts: Resolution<unknown>[], build: (states: ValueState<unknown>[]) => unknown): Resolution<unknown> {
   if (!parts.some(isObservable)) {
-    const states = parts as OState<unknown>[];
+    const states = parts as ValueState<unknown>[];
     return combineStates(states, build(states));
   }
   return combineLatest(parts.map(asObservable)).pipe(
@@ -539,7 +539,7 @@ export function interpolate(strings: TemplateStringsArray, ...values: Input<unkn
  */
 export function secret<T>(v: Input<T>): Output<Unwrap<T>> {
   const inner = output(v);
-  const secretly = (s: OState<unknown>): OState<unknown> => ({ ...s, secret: true });
+  const secretly = (s: ValueState<unknown>): ValueState<unknown> => ({ ...s, secret: true });
   return new Output(inner.resources, (r) => {
     const s = inner.resolveNow(r);
     return isObservable(s) ? s.pipe(map(secretly)) : secretly(s);

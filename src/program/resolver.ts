@@ -8,9 +8,16 @@ import type { DeferralInfo } from "./deferral/deferral-info.js";
  * `secret` and `deps` travel with the value through `apply`, `all` and `interpolate`; so does `deferral`,
  * everything about leaving parts for a later round of `up`, absent on nearly every value (see {@link DeferralInfo}).
  */
-export type OState<T> =
+export type ValueState<T> =
   | { known: true; value: T; secret: boolean; deps: readonly ResourceNode[]; deferral?: DeferralInfo }
   | { known: false; secret: boolean; deps: readonly ResourceNode[]; deferral?: DeferralInfo };
+
+/**
+ * The old name of {@link ValueState}.
+ * @deprecated Use `ValueState`: one name for what a value is in a phase (docs/design/engine.md, "Vocabulary").
+ * @example type S = OState<string>; // the same as ValueState<string>
+ */
+export type OState<T> = ValueState<T>;
 
 /**
  * Where outputs get their values: the planner answers with planned values (some unknown),
@@ -18,16 +25,16 @@ export type OState<T> =
  */
 export interface Resolver {
   /** The value of output attribute `name` of a resource in this phase. */
-  attribute(node: ResourceNode, name: string): Observable<OState<unknown>>;
+  attribute(node: ResourceNode, name: string): Observable<ValueState<unknown>>;
   /** All of a resource's attributes (with `id`) as one object: a resource or wait used as a value. */
-  whole(node: ResourceNode): Observable<OState<Record<string, unknown>>>;
+  whole(node: ResourceNode): Observable<ValueState<Record<string, unknown>>>;
   /**
    * The attribute at once, when the resource has published its value already; else undefined. Optional:
    * it lets most values resolve without an rxjs subscription (10,000 resources make 10,000 of them).
    */
-  peekAttribute?(node: ResourceNode, name: string): OState<unknown> | undefined;
+  peekAttribute?(node: ResourceNode, name: string): ValueState<unknown> | undefined;
   /** {@link Resolver.whole} at once, when already published; else undefined. */
-  peekWhole?(node: ResourceNode): OState<Record<string, unknown>> | undefined;
+  peekWhole?(node: ResourceNode): ValueState<Record<string, unknown>> | undefined;
   /** Present while planning: callbacks on unknown values are run on stand-ins and reported here. */
   readonly planning?: PlanningHooks;
   /**
@@ -42,7 +49,7 @@ export interface Resolver {
  * (their resource was planned or applied first), so they are handed on as plain data; only the rest
  * goes through rxjs.
  */
-export type Resolution<T> = OState<T> | Observable<OState<T>>;
+export type Resolution<T> = ValueState<T> | Observable<ValueState<T>>;
 
 /**
  * A value that resolves against a phase's {@link Resolver}: every `Output` is one. An evaluation keeps the

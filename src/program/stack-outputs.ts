@@ -1,6 +1,6 @@
 import { UNKNOWN } from "../core/unknown.js";
 import { combineLatest, from, isObservable, map } from "rxjs";
-import { Output, asObservable, type OState } from "./output.js";
+import { Output, asObservable, type ValueState } from "./output.js";
 import { NODE, attributeOutput, type Dependable } from "./resource.js";
 import { currentContext } from "./context.js";
 import { userCallSite } from "../core/declaration-site.js";
@@ -84,12 +84,12 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
   const read = new Output<ReadOutputs>([], () =>
     planned
       ? { known: true, value: splitOutputs(planned.values, planned.secretKeys), secret: false, deps: [] }
-      : from(readStackOutputs(open(), reader, target)).pipe(map((value): OState<ReadOutputs> => ({ known: true, value, secret: false, deps: [] }))),
+      : from(readStackOutputs(open(), reader, target)).pipe(map((value): ValueState<ReadOutputs> => ({ known: true, value, secret: false, deps: [] }))),
   );
   const part = (key: keyof ReadOutputs) =>
     new Output<Props>([], (r) =>
       asObservable(read.resolveNow(r)).pipe(
-        map((s): OState<Props> => (s.known ? { known: true, value: s.value[key], secret: key === "secretValues" && Object.keys(s.value[key]).length > 0, deps: [] } : { ...s, deps: [] })),
+        map((s): ValueState<Props> => (s.known ? { known: true, value: s.value[key], secret: key === "secretValues" && Object.keys(s.value[key]).length > 0, deps: [] } : { ...s, deps: [] })),
       ),
     );
   const ref = new StackReference(name, { ...target, backend: backendUrl, values: part("values"), secretValues: part("secretValues") });
@@ -111,7 +111,7 @@ export function stackOutputs<T extends object = Record<string, unknown>>(name: s
 function keyOutput(node: ResourceNode, key: string, reader: StackName, target: StackName): Output<unknown> {
   const values = attributeOutput(node, "values");
   const secrets = attributeOutput(node, "secretValues");
-  const pick = (v: OState<unknown>, s: OState<unknown>): OState<unknown> => {
+  const pick = (v: ValueState<unknown>, s: ValueState<unknown>): ValueState<unknown> => {
     const deps = [node];
     if (!v.known || !s.known) return { known: false, secret: v.secret || s.secret, deps };
     const plain = (v.value ?? {}) as Props;

@@ -1,5 +1,5 @@
 import { combineLatest, firstValueFrom, isObservable, map } from "rxjs";
-import { asObservable, needsResolving, resolveNow, type OState, type Resolution, type Resolver } from "../program/output.js";
+import { asObservable, needsResolving, resolveNow, type ValueState, type Resolution, type Resolver } from "../program/output.js";
 import type { ResourceNode } from "../program/node.js";
 import { NO_NODES } from "../program/distinct-nodes.js";
 import type { Props } from "../state/types.js";
@@ -35,7 +35,7 @@ export function resolveInputsNow(inputs: Record<string, unknown>, r: Resolver): 
     if (isObservable(part)) later = true;
     (parts ??= new Array<Resolution<unknown> | undefined>(keys.length))[i] = part;
   }
-  if (!later) return gather(keys, inputs, parts as (OState<unknown> | undefined)[] | undefined);
+  if (!later) return gather(keys, inputs, parts as (ValueState<unknown> | undefined)[] | undefined);
   // The plain inputs as they are now, not once the rest is known.
   const states = keys.map((k, i) => asObservable(parts![i] ?? resolveNow(inputs[k], r, "embed")));
   return firstValueFrom(combineLatest(states).pipe(map((s) => gather(keys, inputs, s))));
@@ -50,7 +50,7 @@ export async function resolveInputs(inputs: Record<string, unknown>, r: Resolver
  * Builds the result from a state per input ("embed" mode always yields known states with unknowns inside);
  * an input without one (`states` absent, or a hole) is plain data, taken from `inputs` as it is.
  */
-function gather(keys: readonly string[], inputs: Record<string, unknown>, states: readonly (OState<unknown> | undefined)[] | undefined): ResolvedInputs {
+function gather(keys: readonly string[], inputs: Record<string, unknown>, states: readonly (ValueState<unknown> | undefined)[] | undefined): ResolvedInputs {
   // Plain data only (a resource taking no other's values): the inputs are their own values, kept as they are.
   if (!states && allDefined(keys, inputs)) return { values: inputs, secretKeys: NO_NAMES, deps: NO_DEPS };
   const values: Props = {};

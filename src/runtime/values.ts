@@ -1,5 +1,5 @@
 import { ReplaySubject, map, of, type Observable } from "rxjs";
-import { newResolverId, type OState, type Resolver } from "../program/output.js";
+import { newResolverId, type ValueState, type Resolver } from "../program/output.js";
 import type { Deferral, PlanningHooks } from "../program/deferral/deferral.js";
 import type { ResourceNode } from "../program/node.js";
 import { NodeTable } from "../program/node-table.js";
@@ -113,20 +113,20 @@ export class ValueResolver implements Resolver {
     return this.subject(node);
   }
 
-  whole(node: ResourceNode): Observable<OState<Record<string, unknown>>> {
+  whole(node: ResourceNode): Observable<ValueState<Record<string, unknown>>> {
     return this.subject(node).pipe(map((v) => wholeOf(node, v)));
   }
 
-  attribute(node: ResourceNode, name: string): Observable<OState<unknown>> {
+  attribute(node: ResourceNode, name: string): Observable<ValueState<unknown>> {
     return this.subject(node).pipe(map((v) => attributeOf(node, v, name)));
   }
 
-  peekWhole(node: ResourceNode): OState<Record<string, unknown>> | undefined {
+  peekWhole(node: ResourceNode): ValueState<Record<string, unknown>> | undefined {
     const v = this.published.get(node);
     return v && wholeOf(node, v);
   }
 
-  peekAttribute(node: ResourceNode, name: string): OState<unknown> | undefined {
+  peekAttribute(node: ResourceNode, name: string): ValueState<unknown> | undefined {
     const v = this.published.get(node);
     return v && attributeOf(node, v, name);
   }
@@ -191,11 +191,11 @@ class Scope implements ScopedResolver {
     return source;
   }
 
-  attribute(node: ResourceNode, name: string): Observable<OState<unknown>> {
+  attribute(node: ResourceNode, name: string): Observable<ValueState<unknown>> {
     return this.track(node, this.values.attribute(node, name));
   }
 
-  whole(node: ResourceNode): Observable<OState<Record<string, unknown>>> {
+  whole(node: ResourceNode): Observable<ValueState<Record<string, unknown>>> {
     return this.track(node, this.values.whole(node));
   }
 
@@ -204,17 +204,17 @@ class Scope implements ScopedResolver {
   }
 
   // A published node is never awaited, so peeking needs no tracking.
-  peekAttribute(node: ResourceNode, name: string): OState<unknown> | undefined {
+  peekAttribute(node: ResourceNode, name: string): ValueState<unknown> | undefined {
     return this.values.peekAttribute(node, name);
   }
 
-  peekWhole(node: ResourceNode): OState<Record<string, unknown>> | undefined {
+  peekWhole(node: ResourceNode): ValueState<Record<string, unknown>> | undefined {
     return this.values.peekWhole(node);
   }
 }
 
 /** A resource's whole value as one object (with `id`); a secret attribute makes all of it secret (it cannot be partly masked once combined). */
-function wholeOf(node: ResourceNode, v: ResourceValue): OState<Record<string, unknown>> {
+function wholeOf(node: ResourceNode, v: ResourceValue): ValueState<Record<string, unknown>> {
   const secret = v.secretKeys.size > 0;
   if (v.deferred) return { known: false, secret, deps: [node], deferral: { deferrals: v.deferred } };
   if (v.id === UNKNOWN || v.restUnknown || v.unknown.size > 0) return { known: false, secret, deps: [node] };
@@ -222,7 +222,7 @@ function wholeOf(node: ResourceNode, v: ResourceValue): OState<Record<string, un
 }
 
 /** One attribute of a resource's value. */
-function attributeOf(node: ResourceNode, v: ResourceValue, name: string): OState<unknown> {
+function attributeOf(node: ResourceNode, v: ResourceValue, name: string): ValueState<unknown> {
   const secret = v.secretKeys.has(name);
   if (v.deferred) return { known: false, secret, deps: [node], deferral: { deferrals: v.deferred } };
   if (name === "id") return v.id === UNKNOWN ? { known: false, secret, deps: [node] } : { known: true, value: v.id, secret, deps: [node] };

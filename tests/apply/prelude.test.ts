@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { publishSettled, recordPrelude } from "../../src/apply/prelude.js";
+import { publishWithoutActions, recordPrelude } from "../../src/apply/prelude.js";
 import { defineResource } from "../../src/program/define.js";
 import { evaluateProgram } from "../../src/program/evaluate.js";
 import { buildGraph } from "../../src/graph/graph.js";
@@ -51,7 +51,7 @@ describe("recordPrelude", () => {
   });
 });
 
-describe("publishSettled", () => {
+describe("publishWithoutActions", () => {
   const provider: Provider<{ name: string; password?: string }, { name: string; token: string }> = {
     async create({ inputs }) {
       return { id: inputs.name, outputs: { name: inputs.name, token: "t" } };
@@ -66,7 +66,7 @@ describe("publishSettled", () => {
     schema: { inputs: { name: {}, password: {} }, outputs: { name: {}, token: { secret: true } } },
   });
 
-  /** The secret attributes of the value publishSettled gives each resource of a program whose resources are all recorded and unchanged. */
+  /** The secret attributes of the value publishWithoutActions gives each resource of a program whose resources are all recorded and unchanged. */
   async function settledSecrets(records: (urnOf: (name: string) => Urn) => ResourceState[]): Promise<(name: string) => ReadonlySet<string>> {
     const spec = { name: "p", fn: () => void ["a", "b", "c"].map((n) => new Vault(n, { name: n })), location: { dir: ".", command: "npx tsx infra.ts" } };
     const graph = buildGraph((await evaluateProgram(spec, { stack: "s", config: {} })).nodes);
@@ -74,7 +74,7 @@ describe("publishSettled", () => {
     const journal = { state: { resources: Object.fromEntries(records((n) => nodeOf(n).urn).map((r) => [r.urn, r])) } } as unknown as JournalWriter;
     const values = new ValueResolver(undefined, undefined, graph.order.length);
     const plan = { steps: graph.order.map((n) => ({ kind: "same", urn: n.urn, type: n.type })) } as unknown as Plan;
-    publishSettled(graph.order, plan, new NodeTable(0), journal, values);
+    publishWithoutActions(graph.order, plan, new NodeTable(0), journal, values);
     return (name) => {
       let keys: ReadonlySet<string> | undefined;
       values.value(nodeOf(name)).subscribe((v) => (keys = v.secretKeys)); // published: delivered at once

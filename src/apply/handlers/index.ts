@@ -9,8 +9,8 @@ import { create } from "./create.js";
 import { update } from "./update.js";
 import { deleteReplaced, replace } from "./replace.js";
 import { deleteObject, forget } from "./delete.js";
-import { read, readSettled } from "./read.js";
-import { waitFor, waitSettled } from "./wait.js";
+import { read, readWithoutAction } from "./read.js";
+import { waitFor, waitWithoutAction } from "./wait.js";
 import { waitSkipped } from "./wait-ended.js";
 import { adoptedFirst } from "./common.js";
 import { sameBefore } from "./same.js";
@@ -31,7 +31,7 @@ export interface ActionHandler<A extends Action> {
  * What applying one kind of step does outside its actions: what it records before anything runs, and the
  * value its node has when no action of it makes one.
  *
- * @example const read: StepHandler<ReadStep> = { settled: readSettled };
+ * @example const read: StepHandler<ReadStep> = { withoutAction: readWithoutAction };
  */
 export interface StepHandler<S extends PlanStep> {
   /** Adds to `out` the state changes it makes with no provider call, recorded before any action starts. */
@@ -40,7 +40,7 @@ export interface StepHandler<S extends PlanStep> {
    * Publishes the value of its node when no action makes one (a lookup read while planning, a wait not
    * needed), and returns true; false, or absent, when the node's value is its record's.
    */
-  settled?: (step: S, node: GraphNode, values: ValueResolver) => boolean;
+  withoutAction?: (step: S, node: GraphNode, values: ValueResolver) => boolean;
 }
 
 /** The handler of each action kind (the mapped type makes the compiler insist on one per kind). */
@@ -61,8 +61,8 @@ const STEPS: { [K in StepKind]: StepHandler<StepOf<K>> } = {
   update: { before: adoptedFirst },
   replace: { before: adoptedFirst },
   delete: {},
-  read: { settled: readSettled },
-  wait: { settled: waitSettled },
+  read: { withoutAction: readWithoutAction },
+  wait: { withoutAction: waitWithoutAction },
   same: { before: sameBefore },
 };
 

@@ -36,9 +36,9 @@ export const read: Handler<ReadAction> = async (action, ctx, node) => {
  * The value of a lookup read while planning (its outputs are in the step): published before the walk, as
  * no action reads it again. False for a read left to the apply (its action makes the value).
  *
- * @example readSettled(step, node, values) // true when the plan holds what the read found
+ * @example readWithoutAction(step, node, values) // true when the plan holds what the read found
  */
-export function readSettled(step: ReadAction["step"], node: GraphNode, values: ValueResolver): boolean {
+export function readWithoutAction(step: ReadAction["step"], node: GraphNode, values: ValueResolver): boolean {
   if (!step.outputs) return false;
   values.publish(node, knownValue(step.id, step.outputs, secretsOf(node, undefined)));
   return true;

@@ -86,9 +86,9 @@ export const waitFor: Handler<WaitAction> = async (action, ctx, node) => {
  * The value of a wait that does not run (it held on a recorded read and nothing it guards changed): its
  * target's value, handed on unread. False when the program has no such wait (its value is then unknown).
  *
- * @example waitSettled(step, node, values) // true: the node's value follows its target's
+ * @example waitWithoutAction(step, node, values) // true: the node's value follows its target's
  */
-export function waitSettled(_step: WaitStep, node: GraphNode, values: ValueResolver): boolean {
+export function waitWithoutAction(_step: WaitStep, node: GraphNode, values: ValueResolver): boolean {
   if (node.kind !== "wait") return false;
   void firstValueFrom(values.value(node.wait.target)).then((v) => values.publish(node, v));
   return true;

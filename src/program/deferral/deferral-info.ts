@@ -2,7 +2,7 @@ import { UNKNOWN } from "../../core/unknown.js";
 import type { Deferral } from "./deferral.js";
 
 /**
- * Everything deferral-specific a value's state carries (`OState.deferral`): absent for nearly every value,
+ * Everything deferral-specific a value's state carries (`ValueState.deferral`): absent for nearly every value,
  * so a state is `{known, value, secret, deps}` plus, at most, this.
  *
  * @example { deferrals: [{ waitsFor: "cert.domainValidationOptions", on: ["urn:…::cert"], declares: [] }] }
