@@ -240,7 +240,13 @@ describe("wait: apply", () => {
       { clock: realClock, signal: controller.signal }, // real time here: the point is wall time
     );
     const running = stack.up();
-    await new Promise((r) => setTimeout(r, 1000));
+    // Cancel once the wait polls and "slow" is running, however busy the machine (not after a fixed sleep:
+    // under load the creates had not started by then, and more steps were skipped).
+    await new Promise<void>((resolve) => {
+      const started = () => events.some((e) => e.type === "wait-polled") && events.some((e) => e.type === "step-started" && e.urn.endsWith("slow"));
+      const check = () => (started() ? resolve() : setTimeout(check, 10));
+      check();
+    });
     const abortedAt = Date.now();
     controller.abort(new Error("cancelled by the user"));
     await new Promise<void>((resolve) => {
