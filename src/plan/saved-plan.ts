@@ -115,7 +115,7 @@ export async function readPlanFile(path: string, passphrase: string | undefined)
   if (!digest || digest !== digestOf(rest)) throw new UserError(`${path} was changed after \`preview --out\` wrote it (its digest does not match). ${again}, and apply it unchanged.`);
   const plan = reviveUnknowns(file.plan) as Plan;
   if (!file.salt) return plan;
-  if (!passphrase) throw new UserError(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to apply it.`);
+  if (!passphrase) throw new UserError(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to the passphrase \`preview --out\` ran with, to read it.`);
   try {
     return crypt(plan, createCrypter(passphrase, Buffer.from(file.salt, "base64"), DEFAULT_SCRYPT), "decrypt");
   } catch (e) {

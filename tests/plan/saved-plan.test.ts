@@ -105,7 +105,7 @@ describe("saved plans: writing and reading back", () => {
   it("reading a plan with secrets needs the passphrase it was written with", async () => {
     const path = await planPath();
     await writePlanFile(path, secretPlan(), "correct horse");
-    await expect(readPlanFile(path, undefined)).rejects.toThrow(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to apply it.`);
+    await expect(readPlanFile(path, undefined)).rejects.toThrow(`The plan ${path} holds encrypted secrets: set CAIRN_PASSPHRASE to the passphrase \`preview --out\` ran with, to read it.`);
     await expect(readPlanFile(path, "battery staple")).rejects.toBeInstanceOf(DecryptError);
   });
 
