@@ -119,7 +119,7 @@ export const cliCases: Case[] = [
   ),
   ...([
     ["another", "not-the-passphrase", /The secrets in the plan .*plan\.json do not decrypt with this CAIRN_PASSPHRASE: the plan was saved under another one.*Nothing was applied/],
-    ["no", "", /The plan .*plan\.json holds encrypted secrets: set CAIRN_PASSPHRASE to apply it/],
+    ["no", "", /The plan .*plan\.json holds encrypted secrets: set CAIRN_PASSPHRASE to the passphrase `preview --out` ran with, to read it/],
   ] as const).map(([which, passphrase, message]) =>
     fails(`a saved plan with secrets, applied under ${which} passphrase`, (dir) => ["up", "--plan", join(dir, "plan.json"), "--yes"], message, {
       program: secretBox,
