@@ -1,9 +1,9 @@
 import { CommanderError, type Command } from "commander";
 import type { Colors } from "../core/colors.js";
 import { thrownMessage } from "../core/thrown.js";
-import { diagnosticsOf, isUserError, UserError } from "../core/diagnostic.js";
+import { diagnosticLines, diagnosticsOf, isUserError, UserError } from "../core/diagnostic.js";
 import { userErrorText } from "../program/error-text.js";
-import { diagnosticLines, headedLines } from "./render/diagnostic.js";
+import { headedLines } from "./render/diagnostic.js";
 
 /** Exit codes: 0 ok, 1 failure (or changes under `--expect-no-changes`), 2 usage, 130 cancelled with Ctrl-C. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 3, interrupted: 130 } as const;

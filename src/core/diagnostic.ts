@@ -1,3 +1,4 @@
+import { noColors, type Colors } from "./colors.js";
 import type { DeclarationSite } from "./declaration-site.js";
 
 /** How bad a {@link Diagnostic} is: an error stops the command; a warning is shown and the command goes on. */
@@ -158,6 +159,26 @@ export function diagnosticText(d: Diagnostic): string {
 export function siteText(d: Pick<Diagnostic, "site">): string | undefined {
   const text = d.site?.toString();
   return text ? text : undefined;
+}
+
+/**
+ * A diagnostic as a user reads it, everywhere it is printed (plan, progress, errors, and a program file that
+ * fails while it loads): the severity and summary; where, when the program's line is known (`  --> infra.ts:12:3`,
+ * an arrow, so it is never taken for a stack frame); then the detail. The site is printed here and only here.
+ * A summary of several lines (a heading and its list) is printed as it is written.
+ *
+ * @example
+ * diagnosticLines({ severity: "error", summary: 'Duplicate resource URN …', detail: "Give one a different name.", urn, site }).join("\n")
+ * // error: Duplicate resource URN …
+ * //   --> infra.ts:12:3
+ * // Give one a different name.
+ */
+export function diagnosticLines(d: Diagnostic, c: Colors = noColors): string[] {
+  const lines = [`${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.summary}`];
+  const site = siteText(d);
+  if (site) lines.push(c.dim(`  --> ${site}`));
+  if (d.detail) lines.push(d.detail);
+  return lines;
 }
 
 /**

@@ -25,3 +25,19 @@ function distance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
+
+/**
+ * The first key of `given` that is not in `known`, with what to say about it: the name meant (`Did you
+ * mean "dependsOn"?`) or, when none is close, every name `known` holds. For options objects: a misspelt key
+ * is otherwise ignored in silence.
+ *
+ * @example unknownKey({ dependOn: [] }, new Set(["dependsOn", "parent"])) // { key: "dependOn", hint: 'Did you mean "dependsOn"?' }
+ */
+export function unknownKey(given: object, known: ReadonlySet<string>): { key: string; hint: string } | undefined {
+  for (const key in given) {
+    if (known.has(key)) continue;
+    const meant = closestName(key, known);
+    return { key, hint: meant ? `Did you mean "${meant}"?` : `The options are ${[...known].join(", ")}.` };
+  }
+  return undefined;
+}

@@ -1,17 +1,16 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { UserError } from "../core/diagnostic.js";
+import { diagnosticLines, type UserError } from "../core/diagnostic.js";
 
 /**
- * A {@link UserError} as a user reads it: its summary, the user's `file:line` on a line of its own when
- * known, then what to do. The CLI prints errors this way; so does {@link refuseAtEntry}, where no CLI runs yet.
+ * A {@link UserError} as a user reads it, without the `error:` label: its summary, the user's `file:line`
+ * when known, then what to do ({@link diagnosticLines}, the one printed shape). The CLI prints errors this way;
+ * so does {@link refuseAtEntry}, where no CLI runs yet.
  *
- * @example userErrorText(new UserError({ summary: "x", detail: "do y", site })) // "x\n  at infra.ts:6:14\ndo y"
+ * @example userErrorText(new UserError({ summary: "x", detail: "do y", site })) // "x\n  --> infra.ts:6:14\ndo y"
  */
 export function userErrorText(e: UserError): string {
-  const { summary, detail, site } = e.diagnostic;
-  const at = site?.toString();
-  return `${summary}${at ? `\n  --> ${at}` : ""}${detail ? `\n${detail}` : ""}`;
+  return diagnosticLines({ ...e.diagnostic, severity: "error" }).join("\n").replace(/^error: /, "");
 }
 
 /** True when `file` (a path or `file:` URL) is the script the process was started with (`npx tsx infra.ts`). */

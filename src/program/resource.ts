@@ -10,7 +10,7 @@ import type { ProviderInstance } from "../provider/provider.js";
 import { userCallSite, type DeclarationSite } from "../core/declaration-site.js";
 import { DistinctNodes } from "./distinct-nodes.js";
 import { UserError } from "../core/diagnostic.js";
-import { closestName } from "../core/did-you-mean.js";
+import { unknownKey } from "../core/did-you-mean.js";
 
 export { attributeOutput };
 
@@ -285,16 +285,8 @@ const RESOURCE_OPTIONS: ReadonlySet<string> = new Set<string>([...OPTION_KEYS, "
 
 /** Refuses an option a resource does not take (a misspelt `dependsOn`), at the user's line, with the one meant. */
 function checkOptionNames(opts: ResourceOptions, what: string, site: DeclarationSite): void {
-  for (const key in opts) {
-    if (RESOURCE_OPTIONS.has(key)) continue;
-    const meant = closestName(key, RESOURCE_OPTIONS);
-    throw new UserError({
-      summary: `${what} has the option "${key}", which resources do not take.`,
-      detail: meant ? `Did you mean "${meant}"?` : `A resource's options are ${[...RESOURCE_OPTIONS].join(", ")}.`,
-      attribute: key,
-      site,
-    });
-  }
+  const bad = unknownKey(opts, RESOURCE_OPTIONS);
+  if (bad) throw new UserError({ summary: `${what} has the option "${bad.key}", which resources do not take.`, detail: bad.hint, attribute: bad.key, site });
 }
 
 /** True when `opts` gives any option {@link managedOptions} reads (nearly every resource gives none). */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Output } from "../program/output.js";
 import { DeclarationSites, userCallSite } from "../core/declaration-site.js";
 import { UserError } from "../core/diagnostic.js";
-import { closestName } from "../core/did-you-mean.js";
+import { closestName, unknownKey } from "../core/did-you-mean.js";
 import { NODE, attributeOutput, dependsOnList, positiveDuration, registerNode, type Dependable, type DependsOn, type Resource } from "../program/resource.js";
 import type { CustomNode, GraphNode, LookupNode, ResourceNode, WaitNodeSpec } from "../program/node.js";
 import { milliseconds, minutes, seconds, type Duration } from "../core/duration.js";
@@ -94,16 +94,9 @@ const WAIT_OPTIONS: ReadonlySet<string> = new Set(["until", "failWhen", "depends
 
 /** Refuses an option `wait` does not take (`untill`), at the wait's line, with the one meant. */
 function checkWaitOptionNames(opts: object, subject: string, called: NodeJS.CallSite | undefined): void {
-  for (const key in opts) {
-    if (WAIT_OPTIONS.has(key)) continue;
-    const meant = closestName(key, WAIT_OPTIONS);
-    throw new UserError({
-      summary: `wait(${subject}, ...) has the option "${key}", which wait does not take.`,
-      detail: meant ? `Did you mean "${meant}"?` : `Its options are ${[...WAIT_OPTIONS].join(", ")}.`,
-      attribute: key,
-      site: new DeclarationSites().siteOf(called),
-    });
-  }
+  const bad = unknownKey(opts, WAIT_OPTIONS);
+  if (!bad) return;
+  throw new UserError({ summary: `wait(${subject}, ...) has the option "${bad.key}", which wait does not take.`, detail: bad.hint, attribute: bad.key, site: new DeclarationSites().siteOf(called) });
 }
 
 class WaitHandleTarget {

@@ -1,27 +1,5 @@
 import { noColors, type Colors } from "../../core/colors.js";
-import { diagnosticText, siteText, type Diagnostic } from "../../core/diagnostic.js";
-
-/**
- * A diagnostic as the CLI prints it, in every output (plan, progress, plain, errors): the severity and
- * summary; where, when the program's line is known (`  --> infra.ts:12:3`, an arrow, so it is never taken
- * for a stack frame); then the detail. The site is printed here and only here, so it appears once.
- *
- * @example
- * diagnosticLines({ severity: "error", summary: 'Duplicate resource URN …', detail: "Give one a different name.", urn, site }).join("\n")
- * // error: Duplicate resource URN …
- * //   --> infra.ts:12:3
- * // Give one a different name.
- */
-export function diagnosticLines(d: Diagnostic, c: Colors = noColors): string[] {
-  const label = d.severity === "error" ? c.red("error:") : c.yellow("warning:");
-  // A summary of several lines (a heading and its list) is printed as it is written.
-  const lines = [`${label} ${d.summary}`];
-  // As program/error-text.ts's userErrorText, which speaks before any CLI runs: one shape everywhere.
-  const site = siteText(d);
-  if (site) lines.push(c.dim(`  --> ${site}`));
-  if (d.detail) lines.push(d.detail);
-  return lines;
-}
+import { diagnosticLines, diagnosticText, siteText, type Diagnostic } from "../../core/diagnostic.js";
 
 /**
  * Diagnostics under a heading that says what they mean together: the heading as the error, then each

@@ -6,7 +6,7 @@ import { formatObserved } from "../../core/predicate.js";
 import type { RefreshChange } from "../../stack/stack.js";
 import { noColors, type Colors } from "../../core/colors.js";
 import { hintFor } from "../hints.js";
-import { diagnosticLines } from "./diagnostic.js";
+import { diagnosticLines } from "../../core/diagnostic.js";
 import { nameOf, typeOf } from "../../core/urn.js";
 
 type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;

@@ -9,7 +9,7 @@ import { countedSteps, planView } from "../../plan/plan-view.js";
 import type { DetailOptions, PlanView } from "../../plan/steps/step-parts.js";
 import { planViewOnDemand } from "../../plan/plan-view.js";
 import { renderRefresh } from "./events.js";
-import { diagnosticLines } from "./diagnostic.js";
+import { diagnosticLines } from "../../core/diagnostic.js";
 import { dataLossSteps } from "../../plan/data-loss.js";
 
 /** How to render a plan: colours, and `diff` for attribute-level detail with values never cut. */
