@@ -1,4 +1,5 @@
-import { noColors, type Colors } from "./colors.js";
+// A type only: picocolors loads with the CLI, not with `import "cairn-iac"` (tests/build/import-cost.test.ts).
+import type { Colors } from "./colors.js";
 import type { DeclarationSite } from "./declaration-site.js";
 
 /** How bad a {@link Diagnostic} is: an error stops the command; a warning is shown and the command goes on. */
@@ -173,10 +174,11 @@ export function siteText(d: Pick<Diagnostic, "site">): string | undefined {
  * //   --> infra.ts:12:3
  * // Give one a different name.
  */
-export function diagnosticLines(d: Diagnostic, c: Colors = noColors): string[] {
-  const lines = [`${d.severity === "error" ? c.red("error:") : c.yellow("warning:")} ${d.summary}`];
+export function diagnosticLines(d: Diagnostic, c?: Pick<Colors, "red" | "yellow" | "dim">): string[] {
+  const label = d.severity === "error" ? (c?.red("error:") ?? "error:") : (c?.yellow("warning:") ?? "warning:");
+  const lines = [`${label} ${d.summary}`];
   const site = siteText(d);
-  if (site) lines.push(c.dim(`  --> ${site}`));
+  if (site) lines.push(c?.dim(`  --> ${site}`) ?? `  --> ${site}`);
   if (d.detail) lines.push(d.detail);
   return lines;
 }
